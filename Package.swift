@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Spool",
+    products: [
+        .library(name: "Spool", targets: ["Spool"]),
+        .executable(name: "spool", targets: ["SpoolCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C: the system yajl 2.1 (Debian/Ubuntu: libyajl-dev, macOS: brew install yajl).
+        .systemLibrary(
+            name: "CYajl",
+            path: "CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
+        ),
+
+        // Library
+        .target(
+            name: "Spool",
+            dependencies: ["CYajl"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // Tool
+        .executableTarget(
+            name: "SpoolCLI",
+            dependencies: [
+                "Spool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // Tests
+        .testTarget(
+            name: "SpoolTests",
+            dependencies: ["Spool"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "SpoolCLITests",
+            dependencies: ["SpoolCLI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

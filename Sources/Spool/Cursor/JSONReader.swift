@@ -1,0 +1,259 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A pull cursor over JSON text: hands out one token at a time, reading input as it goes.
+///
+/// ```swift
+/// let reader = try JSONReader(contentsOfFile: "bands.json")
+/// while let token = try reader.next() {
+///     if token == .key && reader.textEquals("name") {
+///         _ = try reader.next()
+///         print(reader.path, reader.text ?? "")   // objects[0].name Nirvana
+///     }
+/// }
+/// ```
+///
+/// yajl parses a chunk at a time onto a compact token tape; the reader pulls tokens off it and
+/// drops them once passed, so memory stays bounded by the chunk size (plus the longest token),
+/// whatever the size of the input. Every token has its logical ``path`` and source
+/// ``location``. Key and string text is compared without allocating (``textEquals(_:)``,
+/// ``withUTF8(_:)``); a `String` is made only when ``text`` is asked for.
+///
+/// Errors: ``ParseError`` for bad JSON (with location, path and excerpt) and ``InputError``
+/// when the input cannot be read. After an error, every call throws it again.
+///
+/// A reader is a single-threaded object: use it from one task or thread at a time.
+public final class JSONReader {
+    let tokenizer: Tokenizer
+    private let source: (any ByteSource)?
+    private let chunkSize: Int
+
+    /// Absolute tape index of the next token to hand out.
+    var position = 0
+    /// Absolute tape index of the current token (the last one handed out), or -1.
+    var current = -1
+    /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
+    var pinnedFrom: Int?
+    private var cursorPath = CursorPath()
+    private var inputError: InputError?
+
+    /// The options this reader parses with.
+    public let options: JSONParsingOptions
+
+    init(source: (any ByteSource)?, options: JSONParsingOptions) {
+        self.source = source
+        self.options = options
+        chunkSize = options.effectiveChunkSize
+        tokenizer = Tokenizer(options: options)
+    }
+
+    // MARK: - Inputs
+
+    /// Reads the file at `path`, `chunkSize` bytes at a time.
+    /// - Throws: ``InputError`` when the file cannot be opened.
+    public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
+        self.init(source: try FileByteSource(path: path), options: options)
+    }
+
+    /// Reads from an open file descriptor (a file, a pipe, a socket). The reader does not close
+    /// it unless `closeWhenDone` is true.
+    public convenience init(
+        fileDescriptor: Int32, closeWhenDone: Bool = false, options: JSONParsingOptions = .init()
+    ) {
+        let name = fileDescriptor == 0 ? "<stdin>" : "fd \(fileDescriptor)"
+        self.init(
+            source: FileByteSource(fileDescriptor: fileDescriptor, name: name, closeWhenDone: closeWhenDone),
+            options: options)
+    }
+
+    /// Reads standard input.
+    public static func standardInput(options: JSONParsingOptions = .init()) -> JSONReader {
+        JSONReader(fileDescriptor: 0, options: options)
+    }
+
+    /// Reads JSON text held in memory as bytes.
+    public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
+        self.init(source: MemoryByteSource(bytes), options: options)
+    }
+
+    /// Reads JSON text held in `Data`.
+    public convenience init(data: Data, options: JSONParsingOptions = .init()) {
+        self.init(source: MemoryByteSource([UInt8](data)), options: options)
+    }
+
+    /// Reads JSON text from a string (its UTF-8 bytes).
+    public convenience init(string: String, options: JSONParsingOptions = .init()) {
+        self.init(source: MemoryByteSource(Array(string.utf8)), options: options)
+    }
+
+    /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback
+    /// API): call ``append(_:)`` with each chunk and ``finishInput()`` at the end. Between them,
+    /// ``next()`` returns `nil` when no complete token is buffered yet; ``isAtEnd`` tells that
+    /// apart from the real end.
+    public static func incremental(options: JSONParsingOptions = .init()) -> JSONReader {
+        JSONReader(source: nil, options: options)
+    }
+
+    /// Adds a chunk of input to an ``incremental(options:)`` reader and parses what it can.
+    /// - Throws: ``ParseError`` when the input so far is already invalid.
+    public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
+        if let failure = tokenizer.failure { throw failure }
+        let keep = keepFrom
+        cursorPath.preserveKeys(below: keep, tape: tokenizer.tape)
+        tokenizer.compact(keepingTokensFrom: keep)
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            tokenizer.append(UnsafeRawBufferPointer(buffer))
+        }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { tokenizer.append($0) }
+        }
+        try tokenizer.parseAvailable()
+    }
+
+    /// Ends the input of an ``incremental(options:)`` reader.
+    /// - Throws: ``ParseError`` when the input ended inside a value, or held no value.
+    public func finishInput() throws(ParseError) {
+        try tokenizer.finish()
+    }
+
+    /// True when the input has ended and every token has been handed out.
+    public var isAtEnd: Bool {
+        tokenizer.isFinished && position >= tokenizer.tape.end
+    }
+
+    // MARK: - Pulling tokens
+
+    /// Moves to the next token and returns its kind, or `nil` at the end of the input (for an
+    /// ``incremental(options:)`` reader: also when it needs more input first).
+    public func next() throws -> JSONToken? {
+        guard try ensureToken(at: position) else { return nil }
+        let token = tokenizer.tape[position]
+        current = position
+        position += 1
+        cursorPath.didRead(token, at: current)
+        return token.publicKind
+    }
+
+    /// The kind of the next token without moving to it, or `nil` at the end of the input.
+    public func peek() throws -> JSONToken? {
+        guard try ensureToken(at: position) else { return nil }
+        return tokenizer.tape[position].publicKind
+    }
+
+    /// Skips the next value: a scalar, or a whole array or object (O(1) when its end has
+    /// already been parsed). When the next token is a key, skips the key and its value; when it
+    /// ends a container, does nothing. Afterwards the current token is the last one skipped.
+    public func skipValue() throws {
+        guard try ensureToken(at: position) else { return }
+        var token = tokenizer.tape[position]
+        if token.isContainerEnd { return }
+        if token.kind == .key {
+            _ = try next()
+            guard try ensureToken(at: position) else { return }
+            token = tokenizer.tape[position]
+        }
+        _ = try next()
+        guard token.isContainerStart else { return }
+        let startIndex = current
+        let targetDepth = cursorPath.depth - 1
+        while cursorPath.depth > targetDepth {
+            let start = tokenizer.tape.contains(startIndex) ? tokenizer.tape[startIndex] : nil
+            if let start, start.payload > position, tokenizer.tape.contains(start.payload) {
+                position = start.payload  // jump straight to the matching end token
+            }
+            guard try next() != nil else { return }
+        }
+    }
+
+    // MARK: - The current token
+
+    /// The number of arrays and objects open after the current token (1 after the top-level
+    /// `{`, 0 after its `}`).
+    public var depth: Int { cursorPath.depth }
+
+    /// The logical path of the current token from the document root, e.g.
+    /// `objects[12].members[3].name`. For a key, the path ends with that key.
+    public var path: JSONKeyPath { cursorPath.path(tape: tokenizer.tape) }
+
+    /// Where the current token starts in the input, or `nil` before the first token.
+    public var location: SourceLocation? {
+        guard current >= 0, tokenizer.tape.contains(current) else { return nil }
+        return tokenizer.tape[current].location
+    }
+
+    /// The text of the current key or string (decoded) or number (exactly as written);
+    /// `nil` for other tokens. Allocates a `String`; see ``textEquals(_:)`` and ``withUTF8(_:)``.
+    public var text: String? {
+        guard let token = currentToken, token.hasText else { return nil }
+        return String(decoding: tokenizer.tape.bytes(of: token), as: UTF8.self)
+    }
+
+    /// Whether the current key, string or number has exactly this text. Does not allocate.
+    public func textEquals(_ other: String) -> Bool {
+        guard let token = currentToken, token.hasText else { return false }
+        let bytes = tokenizer.tape.bytes(of: token)
+        var other = other
+        return other.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the current key, string or number (empty for other
+    /// tokens), without copying them.
+    public func withUTF8<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        guard let token = currentToken, token.hasText else {
+            return try [UInt8]().withUnsafeBufferPointer { try body($0.span) }
+        }
+        return try body(tokenizer.tape.bytes(of: token).span)
+    }
+
+    /// Bytes read from the input so far.
+    public var bytesRead: Int { tokenizer.bytesReceived }
+
+    /// The input's total size in bytes when known in advance (regular files, memory).
+    public var totalBytes: Int? { source?.totalSize }
+
+    var currentToken: RawToken? {
+        guard current >= 0, tokenizer.tape.contains(current) else { return nil }
+        return tokenizer.tape[current]
+    }
+
+    // MARK: - Feeding
+
+    private var keepFrom: Int {
+        var keep = min(current < 0 ? position : current, position)
+        if let pinnedFrom { keep = min(keep, pinnedFrom) }
+        return keep
+    }
+
+    /// Makes sure the tape holds the token at absolute `index`, reading and parsing as needed.
+    /// Returns false at the end of the input (or, incremental, when more input is needed).
+    func ensureToken(at index: Int) throws -> Bool {
+        while index >= tokenizer.tape.end {
+            if let inputError { throw inputError }
+            if let failure = tokenizer.failure { throw failure }
+            if tokenizer.isFinished { return false }
+            guard let source else { return false }
+            let keep = keepFrom
+            cursorPath.preserveKeys(below: keep, tape: tokenizer.tape)
+            tokenizer.compact(keepingTokensFrom: keep)
+            let space = tokenizer.freeSpace(minimum: chunkSize)
+            let count: Int
+            do {
+                count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+            } catch {
+                inputError = error
+                throw error
+            }
+            if count == 0 {
+                try tokenizer.finish()
+            } else {
+                tokenizer.commit(count)
+                try tokenizer.parseAvailable()
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,73 @@
+/// The bytes of input that Spool still needs: from a little before the oldest unfinished token
+/// to the last byte read. Offsets are absolute (counted from the start of the input).
+///
+/// ```
+///  discarded | context | pending token | parsed ... | unparsed (held back) | free
+///            ^base                                   ^parsedEnd             ^end     ^base+capacity
+/// ```
+///
+/// New input is written straight into the free space (`read(2)` lands here), yajl parses from
+/// `parsedEnd`, and the bytes of a token that yajl has not finished yet stay, so the engine can
+/// check its raw text and report errors with context.
+struct InputWindow {
+    private(set) var storage: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Absolute offset of `storage[0]`.
+    private(set) var base: Int = 0
+    /// Number of valid bytes in `storage`.
+    private(set) var count: Int = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    func deallocate() { storage.deallocate() }
+
+    /// Absolute offset one past the last byte read.
+    var end: Int { base + count }
+
+    @inline(__always)
+    subscript(offset: Int) -> UInt8 { storage[offset - base] }
+
+    @inline(__always)
+    func pointer(at offset: Int) -> UnsafeMutablePointer<UInt8> { storage + (offset - base) }
+
+    /// Free space for at least `minimum` more bytes, growing the storage when needed.
+    mutating func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
+        if capacity - count < minimum {
+            var newCapacity = capacity * 2
+            while newCapacity - count < minimum { newCapacity *= 2 }
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            fresh.update(from: storage, count: count)
+            storage.deallocate()
+            storage = fresh
+            capacity = newCapacity
+        }
+        return UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
+    }
+
+    /// Marks `written` bytes of the free space as input.
+    mutating func commit(_ written: Int) {
+        count += min(max(0, written), capacity - count)
+    }
+
+    /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and
+    /// returns to `preferredCapacity` when an unusually long token had grown the storage.
+    mutating func discard(below offset: Int, preferredCapacity: Int) {
+        let drop = min(max(0, offset - base), count)
+        if drop > 0 {
+            let keep = count - drop
+            UnsafeMutableRawPointer(storage).copyMemory(from: storage + drop, byteCount: keep)
+            base += drop
+            count = keep
+        }
+        if capacity > 4 * preferredCapacity && count * 2 < preferredCapacity {
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: preferredCapacity)
+            fresh.update(from: storage, count: count)
+            storage.deallocate()
+            storage = fresh
+            capacity = preferredCapacity
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// Strict checks of a string token's raw source text (between its quotes), for what yajl lets
+/// through: overlong UTF-8, UTF-8-encoded surrogates, code points above U+10FFFF, and `\u`
+/// escapes that do not form valid UTF-16 (yajl turns `"\ud800\u0041"` into U+10041 and a lone
+/// surrogate into `?`). One pass; runs of plain ASCII are skipped 8 bytes at a time.
+enum StringChecks {
+    struct Failure {
+        /// Index into the raw text of the offending byte or escape.
+        var index: Int
+        var message: String
+    }
+
+    /// Returns the first problem in `raw` (the bytes between the quotes), or `nil`.
+    static func check(_ raw: UnsafeBufferPointer<UInt8>, validateUTF8: Bool) -> Failure? {
+        guard let start = raw.baseAddress else { return nil }
+        let count = raw.count
+        var i = 0
+        while i < count {
+            // Fast path: 8 bytes with no high bit and no backslash.
+            if i + 8 <= count {
+                let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 && !hasByte(word, 0x5C) {
+                    i += 8
+                    continue
+                }
+            }
+            let byte = start[i]
+            if byte < 0x80 {
+                if byte == UInt8(ascii: "\\") {
+                    if let failure = checkEscape(start, count, &i) { return failure }
+                } else {
+                    i += 1
+                }
+                continue
+            }
+            guard validateUTF8 else {
+                i += 1
+                continue
+            }
+            if let failure = checkUTF8Sequence(start, count, &i) { return failure }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// At a backslash: skips the escape; checks `\u` escapes for valid surrogate pairs.
+    private static func checkEscape(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
+        guard i + 1 < count else {
+            i = count
+            return nil
+        }
+        guard p[i + 1] == UInt8(ascii: "u") else {
+            i += 2
+            return nil
+        }
+        guard let unit = hex4(p, count, i + 2) else {
+            i += 2  // yajl reports malformed escapes itself
+            return nil
+        }
+        switch unit {
+        case 0xD800...0xDBFF:
+            if i + 12 <= count, p[i + 6] == UInt8(ascii: "\\"), p[i + 7] == UInt8(ascii: "u"),
+                let low = hex4(p, count, i + 8), (0xDC00...0xDFFF).contains(low)
+            {
+                i += 12
+                return nil
+            }
+            return Failure(
+                index: i,
+                message: "invalid \\u escape: high surrogate \\u\(hexText(unit)) is not followed by a low surrogate")
+        case 0xDC00...0xDFFF:
+            return Failure(
+                index: i,
+                message: "invalid \\u escape: low surrogate \\u\(hexText(unit)) without a high surrogate before it")
+        default:
+            i += 6
+            return nil
+        }
+    }
+
+    private static func hex4(_ p: UnsafePointer<UInt8>, _ count: Int, _ at: Int) -> UInt32? {
+        guard at + 4 <= count else { return nil }
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            let c = p[at + k]
+            let digit: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private static func hexText(_ unit: UInt32) -> String {
+        let digits = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// At a byte >= 0x80: checks one UTF-8 sequence strictly (RFC 3629) and skips it.
+    private static func checkUTF8Sequence(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
+        let lead = p[i]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        case 0xC0, 0xC1:
+            return Failure(index: i, message: "invalid UTF-8 in string: overlong encoding (byte 0x\(hexByte(lead)))")
+        default:
+            return Failure(index: i, message: "invalid UTF-8 in string: unexpected byte 0x\(hexByte(lead))")
+        }
+        guard i + length <= count else {
+            return Failure(index: i, message: "invalid UTF-8 in string: truncated sequence")
+        }
+        let second = p[i + 1]
+        if second < lower || second > upper {
+            if second >= 0x80 && second <= 0xBF {
+                let what: String
+                switch lead {
+                case 0xED: what = "encoded UTF-16 surrogate"
+                case 0xF4: what = "code point above U+10FFFF"
+                default: what = "overlong encoding"
+                }
+                return Failure(index: i, message: "invalid UTF-8 in string: \(what)")
+            }
+            return Failure(index: i, message: "invalid UTF-8 in string: bad continuation byte")
+        }
+        var k = 2
+        while k < length {
+            if p[i + k] & 0xC0 != 0x80 {
+                return Failure(index: i, message: "invalid UTF-8 in string: bad continuation byte")
+            }
+            k += 1
+        }
+        i += length
+        return nil
+    }
+
+    private static func hexByte(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+}

@@ -1,0 +1,130 @@
+internal import CYajl
+
+/// Owns one yajl 2.1 parser handle and the callbacks struct it points at.
+///
+/// yajl keeps the *pointer* to the callbacks (it does not copy them) and takes its context
+/// only in `yajl_alloc`, so the callbacks live at a stable allocated address and the context
+/// is the ``TapeWriter``, which exists before the handle. The trampolines are non-capturing
+/// closures that recover the writer, copy what yajl hands them onto the tape before returning,
+/// and return 0 (cancel) when the writer has stored an error. Numbers go through the raw
+/// `yajl_number` callback so they keep their exact text (yajl's own integer conversion rejects
+/// 2^64 and has signed-overflow UB).
+///
+/// This is the only file that imports CYajl; no yajl type leaves it.
+final class YajlParser {
+    /// How a call into yajl ended.
+    enum Status {
+        case ok
+        /// A callback returned 0; the writer holds the reason.
+        case cancelled
+        /// yajl found an error: its message and the offset it reports in the last buffer.
+        case failed(message: String, consumed: Int)
+    }
+
+    private let writer: TapeWriter
+    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
+    private let handle: yajl_handle?
+
+    init(writer: TapeWriter, options: JSONParsingOptions) {
+        self.writer = writer
+        callbacks = .allocate(capacity: 1)
+        callbacks.initialize(to: YajlParser.makeCallbacks())
+        handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(writer).toOpaque())
+        writer.handle = handle
+        if let handle {
+            _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
+            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
+            _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
+        }
+    }
+
+    deinit {
+        if let handle { yajl_free(handle) }
+        callbacks.deinitialize(count: 1)
+        callbacks.deallocate()
+    }
+
+    /// Feeds `count` bytes at `bytes` to yajl; callbacks run before this returns.
+    func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Status {
+        guard let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
+        return status(yajl_parse(handle, bytes, count), handle: handle)
+    }
+
+    /// Tells yajl the input has ended, so it can finish a trailing number or report truncation.
+    func complete() -> Status {
+        guard let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
+        return status(yajl_complete_parse(handle), handle: handle)
+    }
+
+    private func status(_ status: yajl_status, handle: yajl_handle) -> Status {
+        switch status {
+        case yajl_status_ok:
+            return .ok
+        case yajl_status_client_canceled:
+            return .cancelled
+        default:
+            var message = "unknown yajl error"
+            if let text = yajl_get_error(handle, 0, nil, 0) {
+                message = String(cString: text)
+                yajl_free_error(handle, text)
+            }
+            return .failed(message: message, consumed: yajl_get_bytes_consumed(handle))
+        }
+    }
+
+    // MARK: - Trampolines
+
+    private static func makeCallbacks() -> yajl_callbacks {
+        var callbacks = yajl_callbacks()
+        callbacks.yajl_null = { context in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didParseLiteral(.null, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_boolean = { context, value in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didParseLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_number = { context, bytes, count in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didParseNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_string = { context, bytes, count in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didParseString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_map_key = { context, bytes, count in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didParseKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_start_map = { context in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didStartContainer(isObject: true, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_end_map = { context in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didEndContainer(isObject: true, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_start_array = { context in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didStartContainer(isObject: false, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        callbacks.yajl_end_array = { context in
+            guard let w = tapeWriter(context) else { return 0 }
+            return w.didEndContainer(isObject: false, consumed: bytesConsumed(w)) ? 1 : 0
+        }
+        return callbacks
+    }
+}
+
+// Free functions, so the C callbacks capture nothing.
+
+@inline(__always)
+private func tapeWriter(_ context: UnsafeMutableRawPointer?) -> TapeWriter? {
+    guard let context else { return nil }
+    return Unmanaged<TapeWriter>.fromOpaque(context).takeUnretainedValue()
+}
+
+@inline(__always)
+private func bytesConsumed(_ writer: TapeWriter) -> Int {
+    yajl_get_bytes_consumed(writer.handle)
+}

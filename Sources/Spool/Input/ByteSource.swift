@@ -1,0 +1,11 @@
+/// Where a ``JSONReader`` pulls its bytes from: a file, a descriptor, or memory.
+///
+/// `read(into:)` fills as much of the buffer as it can and returns the count; 0 means the
+/// input has ended.
+protocol ByteSource: AnyObject {
+    /// A name for messages: the file path, `<stdin>`, `<memory>`.
+    var name: String { get }
+    /// The input's total size in bytes, when it is known in advance (regular files, memory).
+    var totalSize: Int? { get }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+}

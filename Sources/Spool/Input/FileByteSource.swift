@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file or any file descriptor (a pipe, standard input) with `read(2)`, straight into
+/// the tokenizer's window: no intermediate buffer, nothing kept after it is parsed.
+final class FileByteSource: ByteSource {
+    let name: String
+    let totalSize: Int?
+    private var descriptor: Int32
+    private let closesDescriptor: Bool
+
+    /// Opens the file at `path` for reading.
+    init(path: String) throws(InputError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw InputError(source: path, operation: "open", errno: code, reason: FileByteSource.describe(code))
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw InputError(source: path, operation: "read", errno: EISDIR, reason: FileByteSource.describe(EISDIR))
+        }
+        name = path
+        descriptor = fd
+        closesDescriptor = true
+        totalSize = FileByteSource.regularFileSize(fd)
+    }
+
+    /// Reads from an open descriptor, which the caller keeps owning unless `closeWhenDone`.
+    init(fileDescriptor: Int32, name: String, closeWhenDone: Bool) {
+        self.name = name
+        descriptor = fileDescriptor
+        closesDescriptor = closeWhenDone
+        totalSize = FileByteSource.regularFileSize(fileDescriptor)
+    }
+
+    deinit {
+        if closesDescriptor && descriptor >= 0 { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            #if canImport(Darwin)
+            let count = Darwin.read(descriptor, base, buffer.count)
+            #elseif canImport(Musl)
+            let count = Musl.read(descriptor, base, buffer.count)
+            #else
+            let count = Glibc.read(descriptor, base, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw InputError(source: name, operation: "read", errno: code, reason: FileByteSource.describe(code))
+        }
+    }
+
+    private static func regularFileSize(_ fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(exactly: info.st_size)
+    }
+
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,50 @@
+/// How Spool reads JSON text: what it accepts beyond strict RFC 8259 JSON, the limits it
+/// enforces, and how much it reads at a time.
+///
+/// The defaults are strict: one top-level value, no comments, no trailing garbage, UTF-8
+/// validated (including overlong forms, encoded surrogates and code points above U+10FFFF,
+/// which yajl alone lets through), and limits that stop hostile input early.
+public struct JSONParsingOptions: Hashable, Sendable {
+    /// Accept `//` line comments and `/* */` block comments between tokens. Default `false`.
+    public var allowsComments: Bool = false
+    /// Accept several top-level values (NDJSON, JSON Lines, concatenated JSON), separated by
+    /// whitespace or self-delimiting; blank lines are allowed and an empty input holds zero values.
+    /// Default `false`.
+    public var allowsMultipleValues: Bool = false
+    /// Reject strings that are not valid UTF-8. Default `true`. When `false`, string bytes are
+    /// passed through as they are (a `String` made from them repairs invalid sequences).
+    public var validatesUTF8: Bool = true
+    /// The deepest nesting of arrays and objects accepted. Default 512, as Foundation.
+    public var maxDepth: Int = 512
+    /// The longest string or key accepted, in bytes of its source text. Default 20,000,000, as Jackson.
+    public var maxStringLength: Int = 20_000_000
+    /// The longest number accepted, in bytes of its source text. Default 1000, as Jackson.
+    public var maxNumberLength: Int = 1000
+    /// How many bytes an input reads at a time. Default 65,536 (64 KiB). Values below 1 are treated as 1.
+    public var chunkSize: Int = 65_536
+
+    /// Strict JSON with the default limits.
+    public init() {}
+
+    /// Options with the given settings; unspecified ones keep their defaults.
+    public init(
+        allowsComments: Bool = false,
+        allowsMultipleValues: Bool = false,
+        validatesUTF8: Bool = true,
+        maxDepth: Int = 512,
+        maxStringLength: Int = 20_000_000,
+        maxNumberLength: Int = 1000,
+        chunkSize: Int = 65_536
+    ) {
+        self.allowsComments = allowsComments
+        self.allowsMultipleValues = allowsMultipleValues
+        self.validatesUTF8 = validatesUTF8
+        self.maxDepth = maxDepth
+        self.maxStringLength = maxStringLength
+        self.maxNumberLength = maxNumberLength
+        self.chunkSize = chunkSize
+    }
+
+    /// The chunk size actually used: at least 1 byte.
+    var effectiveChunkSize: Int { max(1, chunkSize) }
+}

@@ -1,0 +1,130 @@
+/// A path from one JSON value to a value inside it: object keys and array indices.
+///
+/// A string literal is exactly one key, dots included (`"first.name"` is one key). An array
+/// literal is a path whose components are string or integer literals:
+///
+/// ```swift
+/// let name: JSONKeyPath = ["location", "name"]
+/// let first: JSONKeyPath = ["tree_names", "colloquial", 0]
+/// let joined = name + ["extra"]
+/// ```
+///
+/// Its `description` is the path as Spool prints it in errors: `objects[12].members[3].name`.
+/// Keys that are not plain identifiers are quoted: `objects[0]["first.name"]`.
+public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
+    /// One step of a path.
+    public enum Component: Hashable, Sendable, CustomStringConvertible {
+        /// A member of an object, by its key.
+        case key(String)
+        /// An element of an array, by its 0-based index.
+        case index(Int)
+
+        /// The component as it appears in a path: `name`, `[3]` or `["a.b"]`.
+        public var description: String {
+            switch self {
+            case .index(let index): return "[\(index)]"
+            case .key(let key): return JSONKeyPath.isPlainKey(key) ? key : "[\(JSONKeyPath.quoted(key))]"
+            }
+        }
+    }
+
+    /// The steps of the path, outermost first.
+    public var components: [Component]
+
+    /// Creates a path from its components.
+    public init(_ components: [Component]) {
+        self.components = components
+    }
+
+    /// The empty path, which designates the value itself (the document root, for a whole document).
+    public static let root = JSONKeyPath([])
+
+    /// Whether the path has no components.
+    public var isEmpty: Bool { components.isEmpty }
+
+    /// A path that continues `lhs` with the components of `rhs`.
+    public static func + (lhs: JSONKeyPath, rhs: JSONKeyPath) -> JSONKeyPath {
+        JSONKeyPath(lhs.components + rhs.components)
+    }
+
+    /// The path in Spool's notation: keys joined by dots, `[N]` for indices, quoted keys in
+    /// brackets when they are not identifiers, and `.` for the empty path.
+    public var description: String {
+        if components.isEmpty { return "." }
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key) where JSONKeyPath.isPlainKey(key):
+                if !text.isEmpty { text += "." }
+                text += key
+            default:
+                text += component.description
+            }
+        }
+        return text
+    }
+
+    static func isPlainKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
+        return key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "-"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    static func quoted(_ key: String) -> String {
+        var text = "\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            case "\r": text += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text + "\""
+    }
+}
+
+extension JSONKeyPath: ExpressibleByStringLiteral {
+    /// A path of exactly one key; dots are part of the key.
+    public init(stringLiteral key: String) {
+        self.init([.key(key)])
+    }
+}
+
+extension JSONKeyPath: ExpressibleByArrayLiteral {
+    /// A path from string keys and integer indices, outermost first.
+    public init(arrayLiteral elements: JSONKeyPath.Component...) {
+        self.init(elements)
+    }
+}
+
+extension JSONKeyPath.Component: ExpressibleByStringLiteral {
+    /// A key component.
+    public init(stringLiteral key: String) {
+        self = .key(key)
+    }
+}
+
+extension JSONKeyPath.Component: ExpressibleByIntegerLiteral {
+    /// An index component.
+    public init(integerLiteral index: Int) {
+        self = .index(index)
+    }
+}

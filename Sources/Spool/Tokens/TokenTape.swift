@@ -1,0 +1,159 @@
+/// The token tape: every token yajl reported and the cursor has not yet let go of.
+///
+/// ```
+/// tokens  [ {  key  [  num  str  ]  }  ... ]      RawToken, 32 bytes each
+///           ^base                          ^base+count      (absolute indices)
+///               |    |   |    |
+/// arena   [ "name" | "12\0" | "Ann" | ... ]       decoded text of keys/strings, number text
+///           ^arenaBase                            (absolute offsets)
+/// ```
+///
+/// Indices and arena offsets are *absolute*: they keep counting up for the whole input, and
+/// ``discard(below:)`` slides the window forward. A container's start token holds the
+/// absolute index of its end token, so skipping a sub-tree is O(1) once it has closed.
+/// Numbers are stored with a trailing NUL so C conversions can read them in place.
+///
+/// Storage is two manually managed buffers that only grow; discarding moves the retained
+/// suffix to the front, so in steady state appending a token allocates nothing.
+final class TokenTape {
+    private(set) var tokens: UnsafeMutablePointer<RawToken>
+    private(set) var tokenCapacity: Int
+    /// Absolute index of `tokens[0]`.
+    private(set) var base: Int = 0
+    /// Number of tokens held.
+    private(set) var count: Int = 0
+
+    private(set) var arena: UnsafeMutablePointer<UInt8>
+    private(set) var arenaCapacity: Int
+    /// Absolute arena offset of `arena[0]`.
+    private(set) var arenaBase: Int = 0
+    private(set) var arenaCount: Int = 0
+
+    /// Bumped whenever tokens are discarded, so views onto the tape can tell they went stale.
+    private(set) var generation: Int = 0
+
+    init(tokenCapacity: Int = 4096, arenaCapacity: Int = 64 * 1024) {
+        self.tokenCapacity = max(16, tokenCapacity)
+        self.arenaCapacity = max(256, arenaCapacity)
+        tokens = .allocate(capacity: self.tokenCapacity)
+        arena = .allocate(capacity: self.arenaCapacity)
+    }
+
+    deinit {
+        tokens.deallocate()
+        arena.deallocate()
+    }
+
+    /// Absolute index one past the last token.
+    var end: Int { base + count }
+
+    @inline(__always)
+    subscript(index: Int) -> RawToken {
+        get { tokens[index - base] }
+        set { tokens[index - base] = newValue }
+    }
+
+    @inline(__always)
+    func contains(_ index: Int) -> Bool { index >= base && index < base + count }
+
+    /// Appends a token and returns its absolute index.
+    @inline(__always)
+    @discardableResult
+    func append(_ token: RawToken) -> Int {
+        if count == tokenCapacity { growTokens() }
+        (tokens + count).initialize(to: token)
+        count += 1
+        return base + count - 1
+    }
+
+    /// Copies bytes into the arena, optionally followed by a NUL, and returns their absolute offset.
+    @inline(__always)
+    func appendBytes(_ bytes: UnsafeRawPointer?, count length: Int, nulTerminated: Bool = false) -> Int {
+        let needed = length + (nulTerminated ? 1 : 0)
+        if arenaCount + needed > arenaCapacity { growArena(toFit: needed) }
+        let offset = arenaBase + arenaCount
+        if let bytes, length > 0 {
+            (arena + arenaCount).update(from: bytes.assumingMemoryBound(to: UInt8.self), count: length)
+        }
+        if nulTerminated { arena[arenaCount + length] = 0 }
+        arenaCount += needed
+        return offset
+    }
+
+    /// The text bytes of a key, string or number token.
+    @inline(__always)
+    func bytes(of token: RawToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: arena + (token.payload - arenaBase), count: Int(token.length))
+    }
+
+    /// Drops every token below the absolute index `index` (and the arena bytes only they used).
+    func discard(below index: Int) {
+        let drop = min(max(0, index - base), count)
+        guard drop > 0 else { return }
+        generation &+= 1
+        if drop == count {
+            base += count
+            count = 0
+            arenaBase += arenaCount
+            arenaCount = 0
+            return
+        }
+        // The first retained token that owns arena bytes bounds what the arena must keep.
+        var keepArenaFrom = arenaBase + arenaCount
+        for i in drop..<count where tokens[i].hasText {
+            keepArenaFrom = tokens[i].payload
+            break
+        }
+        let keepTokens = count - drop
+        UnsafeMutableRawPointer(tokens).copyMemory(
+            from: tokens + drop, byteCount: keepTokens * MemoryLayout<RawToken>.stride)
+        base += drop
+        count = keepTokens
+        let arenaDrop = keepArenaFrom - arenaBase
+        if arenaDrop > 0 {
+            let keepBytes = arenaCount - arenaDrop
+            UnsafeMutableRawPointer(arena).copyMemory(from: arena + arenaDrop, byteCount: keepBytes)
+            arenaBase += arenaDrop
+            arenaCount = keepBytes
+        }
+    }
+
+    /// Releases memory beyond the default capacities after an unusually large element.
+    func shrinkIfOversized(tokenLimit: Int = 1 << 16, arenaLimit: Int = 1 << 20) {
+        if tokenCapacity > tokenLimit && count * 4 < tokenLimit {
+            let fresh = UnsafeMutablePointer<RawToken>.allocate(capacity: tokenLimit)
+            fresh.moveInitialize(from: tokens, count: count)
+            tokens.deallocate()
+            tokens = fresh
+            tokenCapacity = tokenLimit
+        }
+        if arenaCapacity > arenaLimit && arenaCount * 4 < arenaLimit {
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaLimit)
+            fresh.update(from: arena, count: arenaCount)
+            arena.deallocate()
+            arena = fresh
+            arenaCapacity = arenaLimit
+        }
+    }
+
+    @inline(never)
+    private func growTokens() {
+        let newCapacity = tokenCapacity * 2
+        let fresh = UnsafeMutablePointer<RawToken>.allocate(capacity: newCapacity)
+        fresh.moveInitialize(from: tokens, count: count)
+        tokens.deallocate()
+        tokens = fresh
+        tokenCapacity = newCapacity
+    }
+
+    @inline(never)
+    private func growArena(toFit needed: Int) {
+        var newCapacity = arenaCapacity * 2
+        while newCapacity < arenaCount + needed { newCapacity *= 2 }
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        fresh.update(from: arena, count: arenaCount)
+        arena.deallocate()
+        arena = fresh
+        arenaCapacity = newCapacity
+    }
+}

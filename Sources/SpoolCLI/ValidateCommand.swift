@@ -1,0 +1,43 @@
+import ArgumentParser
+import Spool
+
+/// `spool validate [FILE]`: checks that the input is JSON, in constant memory.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check that the input is valid JSON.",
+        discussion: """
+            Exits 0 and prints a one-line summary when the input is valid; exits 1 and prints \
+            FILE:LINE:COLUMN: error: MESSAGE with the offending line to stderr when it is not.
+            """
+    )
+
+    @Argument(help: "The JSON file to check; '-' or absent for standard input.")
+    var file: String?
+
+    @OptionGroup var parsing: ParsingFlags
+
+    @Flag(name: .shortAndLong, help: "Print nothing when the input is valid.")
+    var quiet = false
+
+    func run() throws {
+        let name = file ?? "<stdin>"
+        do {
+            let (reader, displayName) = try openReader(file, options: parsing.options)
+            var values = 0
+            while let token = try reader.next() {
+                if reader.depth == 0 && token.startsValue || (token == .objectEnd || token == .arrayEnd) && reader.depth == 0 {
+                    if token.startsValue && token != .objectStart && token != .arrayStart || !token.startsValue {
+                        values += 1
+                    }
+                }
+            }
+            if !quiet {
+                let plural = values == 1 ? "value" : "values"
+                print("\(displayName): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")
+            }
+        } catch {
+            throw report(error, file: name)
+        }
+    }
+}
