@@ -48,6 +48,9 @@ public final class JSONReader {
         self.options = options
         chunkSize = options.effectiveChunkSize
         tokenizer = Tokenizer(options: options)
+        if let source {
+            tokenizer.readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
+        }
     }
 
     // MARK: - Inputs
@@ -111,13 +114,23 @@ public final class JSONReader {
             let copy = Array(bytes)
             copy.withUnsafeBytes { tokenizer.append($0) }
         }
-        try tokenizer.parseAvailable()
+        do {
+            try tokenizer.parseAvailable()
+        } catch {
+            if position < tokenizer.tape.end { return }  // ``next()`` throws once these tokens are read
+            throw error
+        }
     }
 
     /// Ends the input of an ``incremental(options:)`` reader.
     /// - Throws: ``ParseError`` when the input ended inside a value, or held no value.
     public func finishInput() throws(ParseError) {
-        try tokenizer.finish()
+        do {
+            try tokenizer.finish()
+        } catch {
+            if position < tokenizer.tape.end { return }  // ``next()`` throws once these tokens are read
+            throw error
+        }
     }
 
     /// True when the input has ended and every token has been handed out.
@@ -235,7 +248,10 @@ public final class JSONReader {
             if let inputError { throw inputError }
             if let failure = tokenizer.failure { throw failure }
             if tokenizer.isFinished { return false }
-            guard let source else { return false }
+            guard let source else {
+                if let failure = tokenizer.failure { throw failure }
+                return false
+            }
             let keep = keepFrom
             cursorPath.preserveKeys(below: keep, tape: tokenizer.tape)
             tokenizer.compact(keepingTokensFrom: keep)
@@ -247,11 +263,18 @@ public final class JSONReader {
                 inputError = error
                 throw error
             }
-            if count == 0 {
-                try tokenizer.finish()
-            } else {
-                tokenizer.commit(count)
-                try tokenizer.parseAvailable()
+            // Tokens parsed before an error are still handed out; the error comes when the
+            // cursor reaches it, so the token stream does not depend on the chunk size.
+            do {
+                if count == 0 {
+                    try tokenizer.finish()
+                } else {
+                    tokenizer.commit(count)
+                    try tokenizer.parseAvailable()
+                }
+            } catch {
+                if index < tokenizer.tape.end { return true }
+                throw error
             }
         }
         return true

@@ -29,6 +29,8 @@ final class TapeWriter {
     var lineStart = 0
     var inLineComment = false
     var inBlockComment = false
+    /// Whether the scanner has passed a `,` or `:` since the last token.
+    var separatorSeen = false
 
     // Structure.
     var stack: [OpenContainer] = []
@@ -40,7 +42,7 @@ final class TapeWriter {
     var lastTopLevelEnd = -1
     var lastTopLevelBare = false
 
-    var pendingError: ParseError?
+    var pendingError: PendingError?
 
     init(options: JSONParsingOptions) {
         self.options = options
@@ -64,7 +66,12 @@ final class TapeWriter {
         let base = window.base
         while p < limit {
             let c = storage[p - base]
-            if c == 0x20 || c == 0x2C || c == 0x3A || c == 0x09 || c == 0x0D {
+            if c == 0x20 || c == 0x09 || c == 0x0D {
+                p += 1
+                continue
+            }
+            if c == 0x2C || c == 0x3A {
+                separatorSeen = true
                 p += 1
                 continue
             }
@@ -114,7 +121,11 @@ final class TapeWriter {
                 continue
             }
             switch c {
-            case 0x20, 0x2C, 0x3A, 0x09, 0x0D:
+            case 0x20, 0x09, 0x0D:
+                p += 1
+                continue
+            case 0x2C, 0x3A:
+                separatorSeen = true
                 p += 1
                 continue
             case UInt8(ascii: "/"):
@@ -151,7 +162,8 @@ final class TapeWriter {
     /// key), so in `[1,,2]` it stops at the second comma.
     @inline(never)
     func skipToRejectedToken(limit: Int) -> Bool {
-        var separator: UInt8? = afterKey ? UInt8(ascii: ":") : (afterValue && !stack.isEmpty ? UInt8(ascii: ",") : nil)
+        var separator: UInt8? =
+            separatorSeen ? nil : afterKey ? UInt8(ascii: ":") : (afterValue && !stack.isEmpty ? UInt8(ascii: ",") : nil)
         var p = scanPos
         while p < limit {
             let c = window[p]
@@ -200,7 +212,8 @@ final class TapeWriter {
     @inline(never)
     private func failOnBadWhitespace(at offset: Int, byte: UInt8) {
         let name = byte == 0x0C ? "form feed (\\f)" : "vertical tab (\\v)"
-        pendingError = makeError(.syntax, "unexpected \(name): JSON whitespace is only space, tab, line feed and carriage return", at: offset)
+        pendingError = PendingError(
+            .syntax, "unexpected \(name): JSON whitespace is only space, tab, line feed and carriage return", at: offset)
     }
 
     /// Scans the bytes after the last token up to `limit` (the end of what yajl has seen).
@@ -240,7 +253,8 @@ final class TapeWriter {
     @inline(__always)
     @discardableResult
     private func record(_ kind: RawToken.Kind, at start: Int, payload: Int, length: Int) -> Int {
-        tape.append(
+        separatorSeen = false
+        return tape.append(
             RawToken(
                 offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length),
                 line: UInt32(clamping: line), column: UInt32(clamping: start - lineStart + 1), kind: kind))
@@ -254,9 +268,9 @@ final class TapeWriter {
             return true
         }
         if topLevelCount > 0 && lastTopLevelBare && start == lastTopLevelEnd {
-            pendingError = makeError(
-                .syntax, "expected whitespace between top-level values, found \(describeToken(at: start))",
-                at: start)
+            pendingError = PendingError(.syntax, at: start) { writer in
+                "expected whitespace between top-level values, found \(writer.describeToken(at: start))"
+            }
             return false
         }
         return true
@@ -278,7 +292,7 @@ final class TapeWriter {
         let end = tokenEnd(consumed)
         guard let start = tokenStart(end: end) else { return false }
         if stack.count >= options.maxDepth {
-            pendingError = makeError(
+            pendingError = PendingError(
                 .limitExceeded,
                 "nesting is deeper than the maximum depth of \(options.maxDepth) (JSONParsingOptions.maxDepth)",
                 at: start)
@@ -368,7 +382,7 @@ final class TapeWriter {
         guard rawCount > 0, start + 1 >= window.base, end - 1 <= window.end else { return true }
         let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: rawCount)
         if let failure = StringChecks.check(raw, validateUTF8: options.validatesUTF8) {
-            pendingError = makeError(.invalidString, failure.message, at: start + 1 + failure.index)
+            pendingError = PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
             return false
         }
         return true
@@ -376,7 +390,7 @@ final class TapeWriter {
 
     @inline(never)
     func failStringTooLong(at start: Int) {
-        pendingError = makeError(
+        pendingError = PendingError(
             .limitExceeded,
             "string is longer than the maximum of \(options.maxStringLength) bytes (JSONParsingOptions.maxStringLength)",
             at: start)
@@ -384,7 +398,7 @@ final class TapeWriter {
 
     @inline(never)
     func failNumberTooLong(at start: Int) {
-        pendingError = makeError(
+        pendingError = PendingError(
             .limitExceeded,
             "number is longer than the maximum of \(options.maxNumberLength) bytes (JSONParsingOptions.maxNumberLength)",
             at: start)
@@ -429,11 +443,12 @@ final class TapeWriter {
         }
     }
 
-    func makeError(_ kind: ParseError.Kind, _ message: String, at offset: Int) -> ParseError {
-        let (excerpt, caret) = excerpt(around: offset)
+    /// Renders a pending error against what the window holds now.
+    func makeError(_ pending: PendingError) -> ParseError {
+        let (excerpt, caret) = excerpt(around: pending.offset)
         return ParseError(
-            kind: kind, message: message, location: location(of: offset), path: currentPath(),
-            excerpt: excerpt, excerptCaret: caret)
+            kind: pending.kind, message: pending.message(self), location: location(of: pending.offset),
+            path: currentPath(), excerpt: excerpt, excerptCaret: caret)
     }
 
     /// The line around `offset`, as far as the window still holds it (about 35 bytes each side).

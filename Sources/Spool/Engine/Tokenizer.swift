@@ -82,9 +82,9 @@ final class Tokenizer {
             pendingStart = writer.scanTail(limit: end)
             if let error = writer.pendingError { throw fail(error) }
         case .cancelled:
-            throw fail(writer.pendingError ?? writer.makeError(.syntax, "parse cancelled", at: writer.scanPos))
+            throw fail(writer.pendingError ?? PendingError(.syntax, "parse cancelled", at: writer.scanPos))
         case .failed(let message, let consumed):
-            throw fail(mapYajlError(message, at: start + consumed, atEnd: false))
+            throw fail(mapYajlError(message, at: start + consumed))
         }
     }
 
@@ -116,16 +116,33 @@ final class Tokenizer {
             if let error = writer.pendingError { throw fail(error) }
             if message.contains("trailing garbage"), let start = pendingStart {
                 throw fail(
-                    writer.makeError(
-                        .syntax,
-                        "expected end of input after the top-level value, found \(writer.describeToken(at: start))",
-                        at: start))
+                    PendingError(.syntax, at: start) { writer in
+                        "expected end of input after the top-level value, found \(writer.describeToken(at: start))"
+                    })
             }
             throw fail(endOfInputError())
         }
     }
 
-    private func fail(_ error: ParseError) -> ParseError {
+    /// In pull mode, reads a few bytes past an error (without parsing them) so its message and
+    /// excerpt show the whole offending token and the rest of its line.
+    var readAheadForContext: ((UnsafeMutableRawBufferPointer) -> Int)?
+
+    private func fail(_ pending: PendingError) -> ParseError {
+        if let readAhead = readAheadForContext {
+            var scanned = pending.offset
+            readLoop: while writer.window.end < pending.offset + 48 {
+                while scanned < writer.window.end {
+                    if scanned >= writer.window.base && writer.window[scanned] == 0x0A { break readLoop }
+                    scanned += 1
+                }
+                let space = writer.window.freeSpace(minimum: 64)
+                let count = readAhead(UnsafeMutableRawBufferPointer(rebasing: space.prefix(64)))
+                if count <= 0 { break }
+                writer.window.commit(count)
+            }
+        }
+        let error = writer.makeError(pending)
         failure = error
         return error
     }
@@ -146,7 +163,7 @@ final class Tokenizer {
 
     // MARK: - Errors
 
-    private func endOfInputError() -> ParseError {
+    private func endOfInputError() -> PendingError {
         let end = writer.window.end
         var message = "unexpected end of input"
         if let start = pendingStart ?? (writer.scanPos < end ? writer.scanPos : nil) {
@@ -167,47 +184,46 @@ final class Tokenizer {
         } else if writer.topLevelCount == 0 && pendingStart == nil {
             message += ": the input holds no JSON value"
         }
-        return writer.makeError(.unexpectedEndOfInput, message, at: end)
+        return PendingError(.unexpectedEndOfInput, message, at: end)
     }
 
     /// Turns yajl's error into Spool's: the earliest problem, at the offending token.
-    private func mapYajlError(_ yajlMessage: String, at reported: Int, atEnd: Bool) -> ParseError {
+    private func mapYajlError(_ yajlMessage: String, at reported: Int) -> PendingError {
         let errorOffset = min(max(reported, writer.scanPos), writer.window.end)
         // A byte before yajl's error that Spool rejects (form feed) is the earlier problem.
         let foundToken = writer.skipToRejectedToken(limit: min(max(errorOffset, writer.scanPos + 1), writer.window.end))
         if let error = writer.pendingError { return error }
-        let tokenStart = foundToken ? writer.scanPos : errorOffset
+        let at = foundToken ? writer.scanPos : errorOffset
 
         // Over-long strings and numbers fail on length first, whatever else follows.
-        if tokenStart < writer.window.end {
-            let first = writer.window[tokenStart]
-            if first == UInt8(ascii: "\"") && errorOffset - tokenStart - 1 > options.maxStringLength {
-                writer.failStringTooLong(at: tokenStart)
-                return writer.pendingError ?? writer.makeError(.limitExceeded, "string too long", at: tokenStart)
-            }
-            if (first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")))
-                && errorOffset - tokenStart > options.maxNumberLength
+        if at < writer.window.end {
+            let first = writer.window[at]
+            if first == UInt8(ascii: "\"") && errorOffset - at - 1 > options.maxStringLength {
+                writer.failStringTooLong(at: at)
+            } else if (first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")))
+                && errorOffset - at > options.maxNumberLength
             {
-                writer.failNumberTooLong(at: tokenStart)
-                return writer.pendingError ?? writer.makeError(.limitExceeded, "number too long", at: tokenStart)
+                writer.failNumberTooLong(at: at)
             }
+            if let error = writer.pendingError { return error }
         }
 
         let text = yajlMessage.lowercased()
+        func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
+            PendingError(.syntax, at: offset) { writer in message(writer.describeToken(at: offset)) }
+        }
         if text.hasPrefix("lexical error") {
             if text.contains("invalid bytes in utf8") {
-                return writer.makeError(.invalidString, "invalid UTF-8 in string", at: errorOffset)
+                return PendingError(.invalidString, "invalid UTF-8 in string", at: errorOffset)
             }
             if text.contains("invalid character inside string") {
-                let what = writer.describeToken(at: errorOffset)
-                return writer.makeError(
-                    .syntax, "invalid character in string: \(what) must be escaped", at: errorOffset)
+                return error(errorOffset) { "invalid character in string: \($0) must be escaped" }
             }
             if text.contains("non-hex") {
-                return writer.makeError(.syntax, "invalid \\u escape: expected 4 hexadecimal digits", at: errorOffset)
+                return PendingError(.syntax, "invalid \\u escape: expected 4 hexadecimal digits", at: errorOffset)
             }
             if text.contains("occurs before a character") {
-                return writer.makeError(.syntax, "invalid escape sequence in string", at: errorOffset)
+                return PendingError(.syntax, "invalid escape sequence in string", at: errorOffset)
             }
             if text.contains("malformed number") {
                 let detail: String
@@ -218,49 +234,44 @@ final class Tokenizer {
                 } else {
                     detail = "a digit is required after the minus sign"
                 }
-                return writer.makeError(.syntax, "invalid number: \(detail)", at: tokenStart)
+                return PendingError(.syntax, "invalid number: \(detail)", at: at)
             }
             if text.contains("comment") {
-                return writer.makeError(
-                    .syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: tokenStart)
+                return PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: at)
             }
             if text.contains("invalid string in json text") {
-                return writer.makeError(
-                    .syntax, "invalid literal \(writer.describeToken(at: tokenStart)): expected true, false or null",
-                    at: tokenStart)
+                return error(at) { "invalid literal \($0): expected true, false or null" }
             }
-            if tokenStart < writer.window.end && writer.window[tokenStart] == 0xEF {
-                return writer.makeError(.syntax, "unexpected byte order mark: JSON text must not start with one", at: tokenStart)
+            if at < writer.window.end && writer.window[at] == 0xEF && writer.window.base == 0 && at == 0 {
+                return PendingError(.syntax, "unexpected byte order mark: JSON text must not start with one", at: at)
             }
-            return writer.makeError(
-                .syntax, "expected a value, found \(writer.describeToken(at: tokenStart))", at: tokenStart)
+            return error(at) { "expected a value, found \($0)" }
         }
 
-        let found = writer.describeToken(at: tokenStart)
         if text.contains("after array element") {
-            return writer.makeError(.syntax, "expected ',' or ']' after array element, found \(found)", at: tokenStart)
+            return error(at) { "expected ',' or ']' after array element, found \($0)" }
         }
         if text.contains("after key and value") {
-            return writer.makeError(.syntax, "expected ',' or '}' after object member, found \(found)", at: tokenStart)
+            return error(at) { "expected ',' or '}' after object member, found \($0)" }
         }
         if text.contains("invalid object key") {
-            return writer.makeError(.syntax, "expected a string key, found \(found)", at: tokenStart)
+            return error(at) { "expected a string key, found \($0)" }
         }
         if text.contains("separated by a colon") {
-            return writer.makeError(.syntax, "expected ':' after object key, found \(found)", at: tokenStart)
+            return error(at) { "expected ':' after object key, found \($0)" }
         }
         if text.contains("trailing garbage") {
-            return writer.makeError(
-                .syntax, "expected end of input after the top-level value, found \(found)", at: tokenStart)
+            return error(at) { "expected end of input after the top-level value, found \($0)" }
         }
         if text.contains("unallowed token") {
             let expected = writer.stack.last?.isObject == true && !writer.afterKey ? "a string key" : "a value"
-            return writer.makeError(.syntax, "expected \(expected), found \(found)", at: tokenStart)
+            return error(at) { "expected \(expected), found \($0)" }
         }
         if text.contains("premature eof") {
             return endOfInputError()
         }
-        return writer.makeError(.syntax, "syntax error (\(yajlMessage.trimmingTrailingNewlines))", at: tokenStart)
+        let detail = yajlMessage.trimmingTrailingNewlines
+        return PendingError(.syntax, "syntax error (\(detail))", at: at)
     }
 }
 

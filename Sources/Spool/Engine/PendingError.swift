@@ -1,0 +1,21 @@
+/// A parse error found but not yet rendered.
+///
+/// Errors are found inside yajl's callbacks, while yajl reads from the input window, so the
+/// window cannot grow then. The tokenizer renders the error (message, excerpt) after yajl has
+/// returned, once it has read a little past the offending token, so the message and excerpt
+/// are the same whatever the chunk size.
+struct PendingError {
+    var kind: ParseError.Kind
+    var offset: Int
+    var message: (TapeWriter) -> String
+
+    init(_ kind: ParseError.Kind, at offset: Int, message: @escaping (TapeWriter) -> String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+
+    init(_ kind: ParseError.Kind, _ message: String, at offset: Int) {
+        self.init(kind, at: offset) { _ in message }
+    }
+}
