@@ -22,6 +22,11 @@ final class Tokenizer {
     private(set) var parsedEnd = 0
     /// Start of a token yajl has begun but not finished, after the last parse.
     private var pendingStart: Int?
+    /// Bytes of unfinished tokens that yajl had to re-lex, summed over all parse calls: the
+    /// quadratic cost that holding input back keeps linear. For tests.
+    private(set) var relexedBytes = 0
+    /// Number of `yajl_parse` calls made. For tests.
+    private(set) var parseCalls = 0
     /// Whether ``finish()`` has run successfully.
     private(set) var isFinished = false
     /// The error that stopped parsing; every later call throws it again.
@@ -74,6 +79,8 @@ final class Tokenizer {
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let start = parsedEnd
         let end = writer.window.end
+        if let pendingStart { relexedBytes += start - pendingStart }
+        parseCalls += 1
         writer.chunkBase = start
         let status = parser.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start)
         parsedEnd = end
@@ -114,6 +121,9 @@ final class Tokenizer {
                 return
             }
             if let error = writer.pendingError { throw fail(error) }
+            if let start = pendingStart, !options.allowsComments, writer.window[start] == UInt8(ascii: "/") {
+                throw fail(PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: start))
+            }
             if message.contains("trailing garbage"), let start = pendingStart {
                 throw fail(
                     PendingError(.syntax, at: start) { writer in
@@ -208,6 +218,9 @@ final class Tokenizer {
             if let error = writer.pendingError { return error }
         }
 
+        if !options.allowsComments && at < writer.window.end && writer.window[at] == UInt8(ascii: "/") {
+            return PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: at)
+        }
         let text = yajlMessage.lowercased()
         func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
             PendingError(.syntax, at: offset) { writer in message(writer.describeToken(at: offset)) }

@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+@testable import Spool
+
+@Suite("JSONReader")
+struct JSONReaderTests {
+    static let catalog = """
+        {
+          "objects": [
+            {"name": "Nirvana", "active": false, "members": [{"name": "Kurt"}, {"name": "Krist"}]},
+            {"name": "Foo Fighters", "homepage": null, "members": [{"name": "Dave"}]}
+          ],
+          "last_updated": "2016-01-01"
+        }
+        """
+
+    @Test func reportsPathDepthAndLocationOfEveryToken() throws {
+        let reader = JSONReader(string: Self.catalog)
+        var seen: [String] = []
+        while let token = try reader.next() {
+            if token == .string, let text = reader.text {
+                let location = try #require(reader.location)
+                seen.append("\(reader.path) \(text) \(location) depth \(reader.depth)")
+            }
+        }
+        #expect(
+            seen == [
+                "objects[0].name Nirvana 3:14 depth 3",
+                "objects[0].members[0].name Kurt 3:63 depth 5",
+                "objects[0].members[1].name Krist 3:81 depth 5",
+                "objects[1].name Foo Fighters 4:14 depth 3",
+                "objects[1].members[0].name Dave 4:69 depth 5",
+                "last_updated 2016-01-01 6:19 depth 1",
+            ])
+    }
+
+    @Test func tokenKindsAndPathsOfContainers() throws {
+        let reader = JSONReader(string: #"{"a": [1, {"b": true}], "c": null}"#)
+        var events: [String] = []
+        while let token = try reader.next() { events.append("\(token)@\(reader.path)#\(reader.depth)") }
+        #expect(
+            events == [
+                "'{'@.#1", "key@a#1", "'['@a#2", "number@a[0]#2", "'{'@a[1]#3", "key@a[1].b#3", "true@a[1].b#3",
+                "'}'@a[1]#2", "']'@a#1", "key@c#1", "null@c#1", "'}'@.#0",
+            ])
+    }
+
+    @Test func textComparesWithoutMakingStrings() throws {
+        let reader = JSONReader(string: #"{"naïve": "x\ny", "n": -12.5e3}"#)
+        #expect(try reader.next() == .objectStart)
+        #expect(try reader.next() == .key)
+        #expect(reader.textEquals("naïve"))
+        #expect(!reader.textEquals("naive"))
+        #expect(try reader.next() == .string)
+        #expect(reader.text == "x\ny")
+        #expect(reader.withUTF8 { $0.count } == 3)
+        _ = try reader.next()
+        #expect(try reader.next() == .number)
+        #expect(reader.text == "-12.5e3")  // exactly as written
+        #expect(try reader.next() == .objectEnd)
+        #expect(reader.text == nil)
+        #expect(try reader.next() == nil)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func peekDoesNotMove() throws {
+        let reader = JSONReader(string: "[1, 2]")
+        #expect(try reader.peek() == .arrayStart)
+        #expect(try reader.next() == .arrayStart)
+        #expect(try reader.peek() == .number)
+        #expect(try reader.next() == .number)
+        #expect(reader.text == "1")
+    }
+
+    @Test(arguments: [1, 5, 65_536])
+    func skipValueSkipsWholeSubtrees(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        let reader = JSONReader(string: Self.catalog, options: options)
+        #expect(try reader.next() == .objectStart)
+        #expect(try reader.next() == .key)
+        try reader.skipValue()  // the whole objects array
+        #expect(reader.depth == 1)
+        #expect(try reader.next() == .key)
+        #expect(reader.textEquals("last_updated"))
+        try reader.skipValue()
+        #expect(try reader.next() == .objectEnd)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func skipValueAtAKeySkipsTheMember() throws {
+        let reader = JSONReader(string: #"{"a": {"x": [1, 2]}, "b": 2}"#)
+        _ = try reader.next()
+        try reader.skipValue()
+        #expect(try reader.next() == .key)
+        #expect(reader.textEquals("b"))
+        #expect(reader.path == ["b"])
+    }
+
+    @Test func skipIsConstantTimeOnceTheContainerHasClosed() throws {
+        let big = "[" + (0..<10_000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
+        var options = JSONParsingOptions()
+        options.chunkSize = 1 << 20  // the whole array is on the tape after the first chunk
+        let reader = JSONReader(string: "[" + big + ", 7]", options: options)
+        _ = try reader.next()
+        let before = reader.position
+        try reader.skipValue()
+        #expect(reader.position == before + 1 + 10_000 * 4 + 1)
+        #expect(try reader.next() == .number)
+        #expect(reader.path == [1])
+    }
+
+    @Test func pathsKeepKeysWhoseTokensWereDropped() throws {
+        // Tiny chunks: the key "deep" leaves the tape long before the values under it.
+        let values = (0..<500).map(String.init).joined(separator: ",")
+        var options = JSONParsingOptions()
+        options.chunkSize = 3
+        let reader = JSONReader(string: #"{"outer": {"deep": ["#+values+#"]}}"#, options: options)
+        var last = JSONKeyPath.root
+        while let token = try reader.next() {
+            if token == .number { last = reader.path }
+        }
+        #expect(last == ["outer", "deep", 499])
+        #expect(last.description == "outer.deep[499]")
+    }
+
+    @Test func readsFilesPipesDataAndStrings() throws {
+        let text = #"{"k": [true, false, null]}"#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spool-reader-\(UUID()).json")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        func kinds(_ reader: JSONReader) throws -> [JSONToken] {
+            var kinds: [JSONToken] = []
+            while let token = try reader.next() { kinds.append(token) }
+            return kinds
+        }
+        let expected: [JSONToken] = [.objectStart, .key, .arrayStart, .bool(true), .bool(false), .null, .arrayEnd, .objectEnd]
+        let fromFile = try JSONReader(contentsOfFile: file.path)
+        #expect(fromFile.totalBytes == text.utf8.count)
+        #expect(try kinds(fromFile) == expected)
+        #expect(try kinds(JSONReader(data: Data(text.utf8))) == expected)
+        #expect(try kinds(JSONReader(bytes: Array(text.utf8))) == expected)
+        #expect(try kinds(JSONReader(string: text)) == expected)
+
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data(text.utf8))
+        try pipe.fileHandleForWriting.close()
+        let fromPipe = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor)
+        #expect(fromPipe.totalBytes == nil)
+        #expect(try kinds(fromPipe) == expected)
+        #expect(fromPipe.bytesRead == text.utf8.count)
+    }
+
+    @Test func missingFileIsAnInputError() {
+        #expect {
+            _ = try JSONReader(contentsOfFile: "/nonexistent/spool.json")
+        } throws: { error in
+            let error = error as? InputError
+            return error?.operation == "open" && error?.reason == "No such file or directory"
+                && error?.description == "cannot open '/nonexistent/spool.json': No such file or directory"
+        }
+        #expect(throws: InputError.self) { _ = try JSONReader(contentsOfFile: "/tmp") }
+    }
+
+    @Test func incrementalReaderTakesChunksAsTheyArrive() throws {
+        let reader = JSONReader.incremental()
+        var tokens: [JSONToken] = []
+        func drain() throws { while let token = try reader.next() { tokens.append(token) } }
+        for piece in [#"{"na"#, #"me": "Nir"#, #"vana", "n": 1"#] {
+            try reader.append(Array(piece.utf8))
+            try drain()
+            #expect(!reader.isAtEnd)
+        }
+        #expect(tokens == [.objectStart, .key, .string, .key])  // the 1 may continue
+        try reader.append(Array("2}".utf8))
+        try drain()
+        #expect(!reader.isAtEnd)
+        try reader.finishInput()
+        try drain()
+        #expect(tokens == [.objectStart, .key, .string, .key, .number, .objectEnd])
+        #expect(reader.isAtEnd)
+    }
+
+    @Test func incrementalReaderReportsErrorsAfterTheGoodTokens() throws {
+        let reader = JSONReader.incremental()
+        try reader.append(Array("[1, 2,".utf8))
+        try reader.append(Array(", 3]".utf8))
+        #expect(try reader.next() == .arrayStart)
+        #expect(try reader.next() == .number)
+        #expect(try reader.next() == .number)
+        #expect(throws: ParseError.self) { try reader.next() }
+        let truncated = JSONReader.incremental()
+        try truncated.append(Array("[1".utf8))
+        try truncated.finishInput()  // the error waits until the good tokens are read
+        #expect(try truncated.next() == .arrayStart)
+        #expect(try truncated.next() == .number)
+        #expect {
+            try truncated.next()
+        } throws: { error in
+            (error as? ParseError)?.summary == "1:3: error: unexpected end of input; the array opened at 1:1 is not closed (at [1])"
+        }
+        let empty = JSONReader.incremental()
+        #expect(throws: ParseError.self) { try empty.finishInput() }
+    }
+
+    @Test func readsMultipleTopLevelValues() throws {
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = true
+        let outcome = readAll("{\"a\":1}\n\n[2]\n\"x\" 4\n", options: options)
+        #expect(outcome.error == nil)
+        #expect(outcome.tokens.filter { $0.location.column == 1 || $0.token == .number }.count >= 3)
+        #expect(readAll("", options: options).error == nil)
+        #expect(readAll("\n\n", options: options).error == nil)
+        #expect(readAll("1\"a\"", options: options).error?.message == "expected whitespace between top-level values, found a string")
+        #expect(readAll("[1][2]", options: options).error == nil)
+    }
+
+    @Test func acceptsCommentsWhenAsked() throws {
+        var options = JSONParsingOptions()
+        options.allowsComments = true
+        let input = "// header\n{\"a\": /* one */ 1, // tail\n \"b\": [2 /* two\n lines */]}\n"
+        for size in [1, 2, 3, 65_536] {
+            let outcome = readAll(input, chunkSize: size, options: options)
+            #expect(outcome.error == nil, "chunk size \(size)")
+            #expect(outcome.tokens.map(\.token) == [.objectStart, .key, .number, .key, .arrayStart, .number, .arrayEnd, .objectEnd])
+            #expect(outcome.tokens.last?.location == SourceLocation(byteOffset: 63, line: 4, column: 11))
+        }
+    }
+}
+
+@Suite("Tokenizer")
+struct TokenizerTests {
+    /// yajl re-lexes an unfinished token on every call; holding input back keeps that linear.
+    @Test func longStringsInSmallChunksStayLinear() throws {
+        let length = 4 << 20
+        var bytes = Array("[\"".utf8)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: length))
+        bytes.append(contentsOf: Array("\", 1]".utf8))
+        var options = JSONParsingOptions()
+        options.chunkSize = 1024
+        let reader = JSONReader(bytes: bytes, options: options)
+        #expect(try reader.next() == .arrayStart)
+        #expect(try reader.next() == .string)
+        #expect(reader.withUTF8 { $0.count } == length)
+        #expect(reader.tokenizer.relexedBytes <= 2 * length)
+        #expect(reader.tokenizer.parseCalls < 100)
+        #expect(try reader.next() == .number)
+    }
+
+    @Test func memoryIsReusedWhileReadingALargeDocument() throws {
+        let element = #"{"name": "Nirvana", "members": [{"name": "Kurt", "birth_date": "1967-02-20"}], "n": 12}"#
+        let text = "[" + Array(repeating: element, count: 20_000).joined(separator: ",\n") + "]"
+        var options = JSONParsingOptions()
+        options.chunkSize = 4096
+        let reader = JSONReader(string: text, options: options)
+        var count = 0
+        while let token = try reader.next() { if token == .string { count += 1 } }
+        #expect(count == 60_000)
+        #expect(reader.bytesRead == text.utf8.count)
+        #expect(reader.tokenizer.tape.tokenCapacity <= 4096)
+        #expect(reader.tokenizer.tape.arenaCapacity <= 64 * 1024)
+        #expect(reader.tokenizer.writer.window.capacity <= 2 * (4096 + 256))
+    }
+}

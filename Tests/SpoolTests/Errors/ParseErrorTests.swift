@@ -1,0 +1,164 @@
+import Testing
+@testable import Spool
+
+@Suite("Parse errors")
+struct ParseErrorTests {
+    @Test func pointsAtTheStrayCommaWithLineColumnPathAndExcerpt() throws {
+        let error = try #require(parseError("{\n  \"a\": [1, 2,, 3]\n}"))
+        #expect(error.location == SourceLocation(byteOffset: 15, line: 2, column: 14))
+        #expect(error.path == ["a", 2])
+        #expect(
+            error.description == """
+                2:14: error: expected a value, found ',' (at a[2])
+                  "a": [1, 2,, 3]
+                             ^
+                """)
+    }
+
+    @Test(arguments: [
+        ("[1 2]", "1:4: error: expected ',' or ']' after array element, found a number (at [1])"),
+        ("[1,]", "1:4: error: expected a value, found ']' (at [1])"),
+        ("{\"a\" 1}", "1:6: error: expected ':' after object key, found a number (at a)"),
+        ("{1:2}", "1:2: error: expected a string key, found a number"),
+        ("{\"a\":1,}", "1:8: error: expected a string key, found '}' (at a)"),
+        ("[tru]", "1:2: error: invalid literal 'tru': expected true, false or null (at [0])"),
+        ("[1.]", "1:2: error: invalid number: a digit is required after the decimal point (at [0])"),
+        ("[-]", "1:2: error: invalid number: a digit is required after the minus sign (at [0])"),
+        ("[1]]", "1:4: error: expected end of input after the top-level value, found ']'"),
+        ("[1] x", "1:5: error: expected end of input after the top-level value, found 'x'"),
+        ("1 2", "1:3: error: expected end of input after the top-level value, found a number"),
+        ("{\"a\":1 \"b\":2}", "1:8: error: expected ',' or '}' after object member, found a string (at a)"),
+        ("[\"a\u{01}\"]", "1:4: error: invalid character in string: byte 0x01 must be escaped (at [0])"),
+        ("[\"\\x\"]", "1:4: error: invalid escape sequence in string (at [0])"),
+        ("[\"\\u12x4\"]", "1:7: error: invalid \\u escape: expected 4 hexadecimal digits (at [0])"),
+        ("{\"a\":[1,{\"b\":[true,x]}]}", "1:20: error: expected a value, found 'x' (at a[1].b[1])"),
+        ("[\u{0C}]", "1:2: error: unexpected form feed (\\f): JSON whitespace is only space, tab, line feed and carriage return (at [0])"),
+        ("[1,\u{0B}2]", "1:4: error: unexpected vertical tab (\\v): JSON whitespace is only space, tab, line feed and carriage return (at [1])"),
+        ("[1] // c", "1:5: error: comments are not allowed (JSONParsingOptions.allowsComments)"),
+    ])
+    func describesSyntaxErrors(_ input: String, _ expected: String) throws {
+        let error = try #require(parseError(input))
+        #expect(error.summary == expected)
+        #expect(error.kind == .syntax)
+    }
+
+    @Test(arguments: [
+        ("", "1:1: error: unexpected end of input: the input holds no JSON value"),
+        ("  \n ", "2:2: error: unexpected end of input: the input holds no JSON value"),
+        ("[1,2", "1:5: error: unexpected end of input; the array opened at 1:1 is not closed (at [2])"),
+        ("{\"a\":[{\"b\":", "1:12: error: unexpected end of input; the object opened at 1:7 is not closed (at a[0].b)"),
+        ("{\n  \"name\": \"Nirv", "2:16: error: unexpected end of input in the string that starts at 2:11; the object opened at 1:1 is not closed (at name)"),
+        ("[tr", "1:4: error: unexpected end of input in the literal that starts at 1:2; the array opened at 1:1 is not closed (at [0])"),
+        ("12.", "1:4: error: unexpected end of input in the number that starts at 1:1"),
+    ])
+    func truncatedInputNamesTheUnclosedContainer(_ input: String, _ expected: String) throws {
+        let error = try #require(parseError(input))
+        #expect(error.summary == expected)
+        #expect(error.kind == .unexpectedEndOfInput)
+    }
+
+    @Test func rejectsBadSurrogateEscapesInsteadOfAlteringThem() throws {
+        let mismatched = try #require(parseError(#"["\ud800\u0041"]"#))
+        #expect(mismatched.kind == .invalidString)
+        #expect(mismatched.location.column == 3)
+        #expect(mismatched.message == #"invalid \u escape: high surrogate \uD800 is not followed by a low surrogate"#)
+        let lone = try #require(parseError(#"{"k": "x\uDC00"}"#))
+        #expect(lone.message == #"invalid \u escape: low surrogate \uDC00 without a high surrogate before it"#)
+        #expect(lone.path == ["k"])
+        #expect(parseError(#"["\ud834\udd1e"]"#) == nil)
+        #expect(readAll(#"["\ud834\udd1e"]"#).tokens[1].text == Array("𝄞".utf8))
+    }
+
+    @Test(arguments: [
+        ([0x5B, 0x22, 0xC0, 0x80, 0x22, 0x5D], "overlong encoding"),
+        ([0x5B, 0x22, 0xE0, 0x80, 0xAF, 0x22, 0x5D], "overlong encoding"),
+        ([0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], "encoded UTF-16 surrogate"),
+        ([0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], "code point above U+10FFFF"),
+        ([0x5B, 0x22, 0xF5, 0x80, 0x80, 0x80, 0x22, 0x5D], "unexpected byte 0xF5"),
+    ] as [([UInt8], String)])
+    func rejectsUTF8ThatYajlLetsThrough(_ bytes: [UInt8], _ reason: String) throws {
+        let error = try #require(readAll(bytes).error)
+        #expect(error.kind == .invalidString)
+        #expect(error.message.contains(reason))
+        #expect(error.location == SourceLocation(byteOffset: 2, line: 1, column: 3))
+        var lax = JSONParsingOptions()
+        lax.validatesUTF8 = false
+        #expect(readAll(bytes, options: lax).error == nil)
+    }
+
+    @Test func sameErrorAtEveryChunkSize() {
+        let input = "{\n  \"objects\": [\n    {\"name\": \"Nirvana\", \"members\": [{\"name\": \"Kurt\"}, {\"name\": truth}]}\n  ]\n}"
+        let whole = readAll(input)
+        #expect(whole.error?.summary == "3:64: error: invalid literal 'truth': expected true, false or null (at objects[0].members[1].name)")
+        for size in [1, 2, 3, 5, 7, 11, 64] {
+            let chunked = readAll(input, chunkSize: size)
+            #expect(chunked == whole, "chunk size \(size)")
+        }
+    }
+
+    @Test func excerptClipsLongLinesAroundTheError() throws {
+        let input = "[" + String(repeating: "1, ", count: 40) + "oops" + String(repeating: ", 2", count: 40) + "]"
+        let error = try #require(parseError(input))
+        #expect(error.location.column == 122)
+        let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3)
+        #expect(lines[1].count <= 72)
+        let caretColumn = try #require(lines[2].firstIndex(of: "^")).utf16Offset(in: lines[2])
+        let excerpt = Array(lines[1])
+        #expect(String(excerpt[caretColumn...].prefix(4)) == "oops")
+    }
+
+    @Test func caretCountsCharactersNotBytesInTheExcerpt() throws {
+        let error = try #require(parseError(#"{"naïve": 1, "ß": x}"#))
+        #expect(error.location.column == 21)  // bytes
+        #expect(error.excerptCaret == 18)  // characters
+    }
+}
+
+@Suite("Limits")
+struct LimitTests {
+    static func nested(_ depth: Int) -> String {
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
+
+    @Test func depthLimitDefaultsTo512() throws {
+        #expect(parseError(Self.nested(512)) == nil)
+        let error = try #require(parseError(Self.nested(513)))
+        #expect(error.kind == .limitExceeded)
+        #expect(error.location.column == 513)
+        #expect(error.message.contains("maximum depth of 512"))
+    }
+
+    @Test func depthLimitIsConfigurable() throws {
+        var options = JSONParsingOptions()
+        options.maxDepth = 3
+        #expect(parseError(#"{"a":[{}]}"#, options: options) == nil)
+        let error = try #require(parseError(#"{"a":[{"b":[]}]}"#, options: options))
+        #expect(error.summary.hasPrefix("1:12: error: nesting is deeper than the maximum depth of 3"))
+        #expect(error.path == ["a", 0, "b"])
+    }
+
+    @Test(arguments: [1, 3, 64, 65_536])
+    func stringLengthLimitAtAnyChunkSize(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.maxStringLength = 10
+        #expect(readAll(#"["0123456789"]"#, chunkSize: chunkSize, options: options).error == nil)
+        let error = try #require(readAll(#"["0123456789A"]"#, chunkSize: chunkSize, options: options).error)
+        #expect(error.kind == .limitExceeded)
+        #expect(error.location.column == 2)
+        let long = "[\"" + String(repeating: "x", count: 5000) + "\u{01}\"]"
+        #expect(readAll(long, chunkSize: chunkSize, options: options).error?.kind == .limitExceeded)
+        let keyError = try #require(readAll(#"{"0123456789AB": 1}"#, chunkSize: chunkSize, options: options).error)
+        #expect(keyError.kind == .limitExceeded)
+    }
+
+    @Test(arguments: [1, 7, 65_536])
+    func numberLengthLimitAtAnyChunkSize(_ chunkSize: Int) throws {
+        let ok = "[" + String(repeating: "9", count: 1000) + "]"
+        #expect(readAll(ok, chunkSize: chunkSize).error == nil)
+        let tooLong = "[" + String(repeating: "9", count: 1001) + "]"
+        let error = try #require(readAll(tooLong, chunkSize: chunkSize).error)
+        #expect(error.kind == .limitExceeded)
+        #expect(error.summary.hasPrefix("1:2: error: number is longer than the maximum of 1000 bytes"))
+    }
+}
