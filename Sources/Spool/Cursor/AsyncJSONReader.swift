@@ -1,0 +1,140 @@
+/// A pull cursor over JSON that arrives as an `AsyncSequence`: of bytes (e.g.
+/// `FileHandle.bytes`, `URLSession.AsyncBytes`) or of byte chunks (e.g. a network body).
+///
+/// ```swift
+/// let reader = AsyncJSONReader(chunks: body)       // some AsyncSequence of [UInt8]
+/// while let token = try await reader.next() {
+///     if token == .key && reader.textEquals("name") { ... }
+/// }
+/// ```
+///
+/// Tokens, paths, locations and errors are exactly those a ``JSONReader`` gives for the same
+/// bytes. Byte sequences are gathered into chunks of ``JSONParsingOptions/chunkSize`` before
+/// parsing. Like ``JSONReader``, it is a single-task object.
+public final class AsyncJSONReader {
+    private let reader: JSONReader
+    private let nextChunk: () async throws -> [UInt8]?
+
+    /// Reads from an asynchronous sequence of bytes.
+    public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init())
+    where Bytes.Element == UInt8 {
+        reader = JSONReader.incremental(options: options)
+        let puller = BytePuller(bytes.makeAsyncIterator(), chunkSize: options.effectiveChunkSize)
+        nextChunk = { try await puller.next() }
+    }
+
+    /// Reads from an asynchronous sequence of byte chunks of any size.
+    public init<Chunks: AsyncSequence>(chunks: Chunks, options: JSONParsingOptions = .init())
+    where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+        reader = JSONReader.incremental(options: options)
+        let puller = ChunkPuller(chunks.makeAsyncIterator())
+        nextChunk = { try await puller.next() }
+    }
+
+    /// Moves to the next token, awaiting input as needed; `nil` at the end of the input.
+    /// - Throws: ``ParseError``, or whatever the sequence throws.
+    public func next() async throws -> JSONToken? {
+        while true {
+            if let token = try reader.next() { return token }
+            if reader.isAtEnd { return nil }
+            if let chunk = try await nextChunk() {
+                try reader.append(chunk)
+            } else {
+                try reader.finishInput()
+            }
+        }
+    }
+
+    /// Skips the next value (see ``JSONReader/skipValue()``), awaiting input as needed.
+    public func skipValue() async throws {
+        guard var token = try await peek(), token != .objectEnd, token != .arrayEnd else { return }
+        if token == .key {
+            _ = try await next()
+            guard let value = try await peek() else { return }
+            token = value
+        }
+        var depth = 0
+        repeat {
+            guard let token = try await next() else { return }
+            switch token {
+            case .objectStart, .arrayStart: depth += 1
+            case .objectEnd, .arrayEnd: depth -= 1
+            default: break
+            }
+        } while depth > 0
+    }
+
+    /// The kind of the next token without moving to it, awaiting input as needed.
+    public func peek() async throws -> JSONToken? {
+        while true {
+            if let token = try reader.peek() { return token }
+            if reader.isAtEnd { return nil }
+            if let chunk = try await nextChunk() {
+                try reader.append(chunk)
+            } else {
+                try reader.finishInput()
+            }
+        }
+    }
+
+    /// See ``JSONReader/depth``.
+    public var depth: Int { reader.depth }
+    /// See ``JSONReader/path``.
+    public var path: JSONKeyPath { reader.path }
+    /// See ``JSONReader/location``.
+    public var location: SourceLocation? { reader.location }
+    /// See ``JSONReader/text``.
+    public var text: String? { reader.text }
+    /// See ``JSONReader/textEquals(_:)``.
+    public func textEquals(_ other: String) -> Bool { reader.textEquals(other) }
+    /// See ``JSONReader/withUTF8(_:)``.
+    public func withUTF8<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try reader.withUTF8(body)
+    }
+    /// Bytes received from the sequence so far.
+    public var bytesRead: Int { reader.bytesRead }
+}
+
+/// Gathers an async byte sequence into chunks.
+private final class BytePuller<Iterator: AsyncIteratorProtocol> where Iterator.Element == UInt8 {
+    private var iterator: Iterator
+    private let chunkSize: Int
+    private var ended = false
+
+    init(_ iterator: Iterator, chunkSize: Int) {
+        self.iterator = iterator
+        self.chunkSize = chunkSize
+    }
+
+    func next() async throws -> [UInt8]? {
+        guard !ended else { return nil }
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(chunkSize)
+        while chunk.count < chunkSize {
+            guard let byte = try await iterator.next() else {
+                ended = true
+                break
+            }
+            chunk.append(byte)
+        }
+        return chunk.isEmpty ? nil : chunk
+    }
+}
+
+/// Hands out an async sequence's chunks as arrays.
+private final class ChunkPuller<Iterator: AsyncIteratorProtocol>
+where Iterator.Element: Sequence, Iterator.Element.Element == UInt8 {
+    private var iterator: Iterator
+
+    init(_ iterator: Iterator) {
+        self.iterator = iterator
+    }
+
+    func next() async throws -> [UInt8]? {
+        while let chunk = try await iterator.next() {
+            let bytes = Array(chunk)
+            if !bytes.isEmpty { return bytes }
+        }
+        return nil
+    }
+}
