@@ -8,34 +8,37 @@ struct CursorPath {
         var isObject: Bool
         var index: Int = -1
         var keyToken: Int = -1
-        var keyBytes: [UInt8]? = nil
+        var keyPreserved = false
     }
 
-    private(set) var levels: [Level] = []
+    private(set) var levels = LevelStack<Level>(capacity: 32)
+    /// Copies of keys (by level) whose tokens have left the tape.
+    private var preservedKeys: [Int: [UInt8]] = [:]
     /// Whether the current token opened the innermost level (so it is not part of its own path).
     private var currentOpensLevel = false
 
-    init() {
-        levels.reserveCapacity(32)
-    }
+    func deallocate() { levels.deallocate() }
 
     var depth: Int { levels.count }
 
     @inline(__always)
-    mutating func didRead(_ token: RawToken, at index: Int) {
+    mutating func didRead(_ kind: RawToken.Kind, at index: Int) {
         currentOpensLevel = false
-        switch token.kind {
+        switch kind {
         case .objectStart, .arrayStart:
             bumpIndex()
-            levels.append(Level(isObject: token.kind == .objectStart))
+            levels.push(Level(isObject: kind == .objectStart))
             currentOpensLevel = true
         case .objectEnd, .arrayEnd:
-            _ = levels.popLast()
+            if let level = levels.pop(), level.keyPreserved { preservedKeys[levels.count] = nil }
         case .key:
-            let last = levels.count - 1
-            if last >= 0 {
-                levels[last].keyToken = index
-                levels[last].keyBytes = nil
+            if levels.count > 0 {
+                let top = levels.top
+                top.pointee.keyToken = index
+                if top.pointee.keyPreserved {
+                    top.pointee.keyPreserved = false
+                    preservedKeys[levels.count - 1] = nil
+                }
             }
         default:
             bumpIndex()
@@ -43,35 +46,39 @@ struct CursorPath {
     }
 
     @inline(__always)
-    private mutating func bumpIndex() {
-        let last = levels.count - 1
-        if last >= 0 && !levels[last].isObject { levels[last].index += 1 }
+    private func bumpIndex() {
+        if levels.count > 0 {
+            let top = levels.top
+            if !top.pointee.isObject { top.pointee.index += 1 }
+        }
     }
 
     /// Copies keys whose tokens are about to be discarded from the tape.
     mutating func preserveKeys(below index: Int, tape: TokenTape) {
-        for level in levels.indices where levels[level].isObject {
+        for level in 0..<levels.count where levels[level].isObject {
             let token = levels[level].keyToken
-            if token >= 0, token < index, levels[level].keyBytes == nil, tape.contains(token) {
-                levels[level].keyBytes = Array(tape.bytes(of: tape[token]))
+            if token >= 0, token < index, !levels[level].keyPreserved, tape.contains(token) {
+                preservedKeys[level] = Array(tape.bytes(of: tape[token]))
+                levels.base[level].keyPreserved = true
             }
         }
     }
 
     /// The path of the current token.
     func path(tape: TokenTape) -> JSONKeyPath {
-        let count = currentOpensLevel ? levels.count - 1 : levels.count
+        let count = max(0, currentOpensLevel ? levels.count - 1 : levels.count)
         var components: [JSONKeyPath.Component] = []
         components.reserveCapacity(count)
-        for level in levels.prefix(max(0, count)) {
-            if level.isObject {
-                if let bytes = level.keyBytes {
+        for level in 0..<count {
+            let entry = levels[level]
+            if entry.isObject {
+                if entry.keyPreserved, let bytes = preservedKeys[level] {
                     components.append(.key(String(decoding: bytes, as: UTF8.self)))
-                } else if level.keyToken >= 0, tape.contains(level.keyToken) {
-                    components.append(.key(String(decoding: tape.bytes(of: tape[level.keyToken]), as: UTF8.self)))
+                } else if entry.keyToken >= 0, tape.contains(entry.keyToken) {
+                    components.append(.key(String(decoding: tape.bytes(of: tape[entry.keyToken]), as: UTF8.self)))
                 }
             } else {
-                components.append(.index(max(0, level.index)))
+                components.append(.index(max(0, entry.index)))
             }
         }
         return JSONKeyPath(components)

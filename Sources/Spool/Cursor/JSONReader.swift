@@ -28,17 +28,19 @@ import Foundation
 /// A reader is a single-threaded object: use it from one task or thread at a time.
 public final class JSONReader {
     let tokenizer: Tokenizer
+    /// The tokenizer's tape, held directly for the hot path.
+    let tape: TokenTape
     private let source: (any ByteSource)?
     private let chunkSize: Int
 
     /// Absolute tape index of the next token to hand out.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
     /// Absolute tape index of the current token (the last one handed out), or -1.
-    var current = -1
+    @exclusivity(unchecked) var current = -1
     /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
-    var pinnedFrom: Int?
-    private var cursorPath = CursorPath()
-    private var inputError: InputError?
+    @exclusivity(unchecked) var pinnedFrom: Int?
+    @exclusivity(unchecked) private var cursorPath = CursorPath()
+    @exclusivity(unchecked) private var inputError: InputError?
 
     /// The options this reader parses with.
     public let options: JSONParsingOptions
@@ -48,10 +50,13 @@ public final class JSONReader {
         self.options = options
         chunkSize = options.effectiveChunkSize
         tokenizer = Tokenizer(options: options)
+        tape = tokenizer.tape
         if let source {
             tokenizer.readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
         }
     }
+
+    deinit { cursorPath.deallocate() }
 
     // MARK: - Inputs
 
@@ -143,12 +148,15 @@ public final class JSONReader {
     /// Moves to the next token and returns its kind, or `nil` at the end of the input (for an
     /// ``incremental(options:)`` reader: also when it needs more input first).
     public func next() throws -> JSONToken? {
-        guard try ensureToken(at: position) else { return nil }
-        let token = tokenizer.tape[position]
-        current = position
-        position += 1
-        cursorPath.didRead(token, at: current)
-        return token.publicKind
+        let index = position
+        if index >= tape.end {
+            guard try ensureToken(at: index) else { return nil }
+        }
+        let kind = tape[index].kind
+        current = index
+        position = index + 1
+        cursorPath.didRead(kind, at: index)
+        return kind.publicKind
     }
 
     /// The kind of the next token without moving to it, or `nil` at the end of the input.
@@ -217,9 +225,9 @@ public final class JSONReader {
     /// tokens), without copying them.
     public func withUTF8<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
         guard let token = currentToken, token.hasText else {
-            return try [UInt8]().withUnsafeBufferPointer { try body($0.span) }
+            return try body(UnsafeBufferPointer<UInt8>(start: nil, count: 0).span)
         }
-        return try body(tokenizer.tape.bytes(of: token).span)
+        return try body(tape.bytes(of: token).span)
     }
 
     /// Bytes read from the input so far.
@@ -229,8 +237,9 @@ public final class JSONReader {
     public var totalBytes: Int? { source?.totalSize }
 
     var currentToken: RawToken? {
-        guard current >= 0, tokenizer.tape.contains(current) else { return nil }
-        return tokenizer.tape[current]
+        let index = current
+        guard index >= 0, tape.contains(index) else { return nil }
+        return tape[index]
     }
 
     // MARK: - Feeding

@@ -6,10 +6,11 @@ struct OpenContainer {
     var location: SourceLocation
     /// Elements (array) or members (object) begun so far.
     var children: Int = 0
-    /// Absolute tape index of the current member's key token, or -1.
+    /// Absolute tape index of the current member's key token, or -1. Once that token has left
+    /// the tape, the writer keeps a copy of the key in `preservedKeys`.
     var keyToken: Int = -1
-    /// The current member's key, copied once its token has left the tape.
-    var keyBytes: [UInt8]? = nil
+    /// Whether the writer holds a copy of the current key in `preservedKeys`.
+    var keyPreserved = false
 
     var name: String { isObject ? "object" : "array" }
 }

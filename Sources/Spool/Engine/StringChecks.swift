@@ -9,6 +9,27 @@ enum StringChecks {
         var message: String
     }
 
+    /// Whether every byte is below 0x80, checked 8 bytes at a time.
+    @inline(__always)
+    static func isASCII(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = raw.baseAddress else { return true }
+        let count = raw.count
+        let raw8 = UnsafeRawPointer(start)
+        if count >= 8 {
+            var i = 0
+            var bits: UInt64 = 0
+            while i + 8 <= count {
+                bits |= raw8.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            bits |= raw8.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
+        var bits: UInt8 = 0
+        for i in 0..<count { bits |= start[i] }
+        return bits & 0x80 == 0
+    }
+
     /// Returns the first problem in `raw` (the bytes between the quotes), or `nil`.
     static func check(_ raw: UnsafeBufferPointer<UInt8>, validateUTF8: Bool) -> Failure? {
         guard let start = raw.baseAddress else { return nil }

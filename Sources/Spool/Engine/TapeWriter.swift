@@ -13,45 +13,49 @@ final class TapeWriter {
     let tape: TokenTape
     let options: JSONParsingOptions
     /// The yajl handle, for `yajl_get_bytes_consumed`; set by ``YajlParser``.
-    var handle: OpaquePointer?
+    @exclusivity(unchecked) var handle: OpaquePointer?
 
-    var window: InputWindow
+    @exclusivity(unchecked) var window: InputWindow
     /// Absolute offset of the first byte of the current `yajl_parse` call.
-    var chunkBase = 0
+    @exclusivity(unchecked) var chunkBase = 0
     /// True inside `yajl_complete_parse`, whose offsets refer to a private buffer.
-    var finishing = false
+    @exclusivity(unchecked) var finishing = false
 
     // The inter-token scanner.
     /// Absolute offset up to which the bytes between tokens have been scanned.
-    var scanPos = 0
+    @exclusivity(unchecked) var scanPos = 0
     /// Line of `scanPos` (1-based), and absolute offset where that line starts.
-    var line = 1
-    var lineStart = 0
-    var inLineComment = false
-    var inBlockComment = false
+    @exclusivity(unchecked) var line = 1
+    @exclusivity(unchecked) var lineStart = 0
+    @exclusivity(unchecked) var inLineComment = false
+    @exclusivity(unchecked) var inBlockComment = false
     /// Whether the scanner has passed a `,` or `:` since the last token.
-    var separatorSeen = false
+    @exclusivity(unchecked) var separatorSeen = false
 
     // Structure.
-    var stack: [OpenContainer] = []
+    @exclusivity(unchecked) var stack = LevelStack<OpenContainer>()
+    /// Copies of keys (by level) whose tokens have left the tape.
+    @exclusivity(unchecked) var preservedKeys: [Int: [UInt8]] = [:]
     /// Whether the last event completed a value (so a separator may follow).
-    var afterValue = false
+    @exclusivity(unchecked) var afterValue = false
     /// Whether the last event was a key (so a ':' may follow).
-    var afterKey = false
-    var topLevelCount = 0
-    var lastTopLevelEnd = -1
-    var lastTopLevelBare = false
+    @exclusivity(unchecked) var afterKey = false
+    @exclusivity(unchecked) var topLevelCount = 0
+    @exclusivity(unchecked) var lastTopLevelEnd = -1
+    @exclusivity(unchecked) var lastTopLevelBare = false
 
-    var pendingError: PendingError?
+    @exclusivity(unchecked) var pendingError: PendingError?
 
     init(options: JSONParsingOptions) {
         self.options = options
         tape = TokenTape()
         window = InputWindow(capacity: options.effectiveChunkSize + 256)
-        stack.reserveCapacity(64)
     }
 
-    deinit { window.deallocate() }
+    deinit {
+        window.deallocate()
+        stack.deallocate()
+    }
 
     // MARK: - Scanning between tokens
 
@@ -262,9 +266,9 @@ final class TapeWriter {
 
     @inline(__always)
     private func beginValue(at start: Int, bare: Bool) -> Bool {
-        let last = stack.count - 1
-        if last >= 0 {
-            if !stack[last].isObject { stack[last].children += 1 }
+        if stack.count > 0 {
+            let top = stack.top
+            if !top.pointee.isObject { top.pointee.children += 1 }
             return true
         }
         if topLevelCount > 0 && lastTopLevelBare && start == lastTopLevelEnd {
@@ -301,7 +305,7 @@ final class TapeWriter {
         guard beginValue(at: start, bare: false) else { return false }
         let index = record(isObject ? .objectStart : .arrayStart, at: start, payload: -1, length: 0)
         let location = SourceLocation(byteOffset: start, line: line, column: start - lineStart + 1)
-        stack.append(OpenContainer(tokenIndex: index, isObject: isObject, location: location))
+        stack.push(OpenContainer(tokenIndex: index, isObject: isObject, location: location))
         afterValue = false
         afterKey = false
         scanPos = start + 1
@@ -310,7 +314,8 @@ final class TapeWriter {
 
     func didEndContainer(isObject: Bool, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let start = tokenStart(end: end), let open = stack.popLast() else { return false }
+        guard let start = tokenStart(end: end), let open = stack.pop() else { return false }
+        if open.keyPreserved { preservedKeys[stack.count] = nil }
         let index = record(isObject ? .objectEnd : .arrayEnd, at: start, payload: open.tokenIndex, length: open.children)
         if tape.contains(open.tokenIndex) {
             tape[open.tokenIndex].payload = index
@@ -322,14 +327,19 @@ final class TapeWriter {
 
     func didParseKey(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let start = tokenStart(end: end), checkString(start: start, end: end) else { return false }
+        guard let start = tokenStart(end: end), checkString(start: start, end: end, decodedCount: count) else {
+            return false
+        }
         let payload = tape.appendBytes(bytes, count: count)
         let index = record(.key, at: start, payload: payload, length: count)
-        let last = stack.count - 1
-        if last >= 0 {
-            stack[last].keyToken = index
-            stack[last].keyBytes = nil
-            stack[last].children += 1
+        if stack.count > 0 {
+            let top = stack.top
+            top.pointee.keyToken = index
+            top.pointee.children += 1
+            if top.pointee.keyPreserved {
+                top.pointee.keyPreserved = false
+                preservedKeys[stack.count - 1] = nil
+            }
         }
         afterValue = false
         afterKey = true
@@ -339,7 +349,7 @@ final class TapeWriter {
 
     func didParseString(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let start = tokenStart(end: end), checkString(start: start, end: end),
+        guard let start = tokenStart(end: end), checkString(start: start, end: end, decodedCount: count),
             beginValue(at: start, bare: false)
         else { return false }
         let payload = tape.appendBytes(bytes, count: count)
@@ -373,7 +383,7 @@ final class TapeWriter {
     // MARK: - Checks
 
     @inline(__always)
-    private func checkString(start: Int, end: Int) -> Bool {
+    private func checkString(start: Int, end: Int, decodedCount: Int) -> Bool {
         let rawCount = end - start - 2
         if rawCount > options.maxStringLength {
             failStringTooLong(at: start)
@@ -381,6 +391,9 @@ final class TapeWriter {
         }
         guard rawCount > 0, start + 1 >= window.base, end - 1 <= window.end else { return true }
         let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: rawCount)
+        // Every escape is longer than what it decodes to, so equal lengths mean no escapes.
+        let hasEscapes = decodedCount != rawCount
+        if !hasEscapes && (!options.validatesUTF8 || StringChecks.isASCII(raw)) { return true }
         if let failure = StringChecks.check(raw, validateUTF8: options.validatesUTF8) {
             pendingError = PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
             return false
@@ -415,9 +428,10 @@ final class TapeWriter {
     func currentPath() -> JSONKeyPath {
         var components: [JSONKeyPath.Component] = []
         components.reserveCapacity(stack.count)
-        for (level, container) in stack.enumerated() {
+        for level in 0..<stack.count {
+            let container = stack[level]
             if container.isObject {
-                if let key = key(of: container) { components.append(.key(key)) }
+                if let key = key(at: level) { components.append(.key(key)) }
             } else {
                 var index = container.children - 1
                 if level == stack.count - 1 && afterValue { index += 1 }
@@ -427,18 +441,20 @@ final class TapeWriter {
         return JSONKeyPath(components)
     }
 
-    private func key(of container: OpenContainer) -> String? {
-        if let bytes = container.keyBytes { return String(decoding: bytes, as: UTF8.self) }
-        guard container.keyToken >= 0, tape.contains(container.keyToken) else { return nil }
-        return String(decoding: tape.bytes(of: tape[container.keyToken]), as: UTF8.self)
+    private func key(at level: Int) -> String? {
+        if stack[level].keyPreserved, let bytes = preservedKeys[level] { return String(decoding: bytes, as: UTF8.self) }
+        let token = stack[level].keyToken
+        guard token >= 0, tape.contains(token) else { return nil }
+        return String(decoding: tape.bytes(of: tape[token]), as: UTF8.self)
     }
 
     /// Copies the keys of open objects whose key tokens are about to leave the tape.
     func preserveKeys(below index: Int) {
-        for level in stack.indices where stack[level].isObject {
+        for level in 0..<stack.count where stack[level].isObject {
             let token = stack[level].keyToken
-            if token >= 0, token < index, stack[level].keyBytes == nil, tape.contains(token) {
-                stack[level].keyBytes = Array(tape.bytes(of: tape[token]))
+            if token >= 0, token < index, !stack[level].keyPreserved, tape.contains(token) {
+                preservedKeys[level] = Array(tape.bytes(of: tape[token]))
+                stack.base[level].keyPreserved = true
             }
         }
     }

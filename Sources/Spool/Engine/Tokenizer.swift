@@ -19,18 +19,18 @@ final class Tokenizer {
     private let chunkSize: Int
 
     /// Absolute offset up to which bytes have been given to yajl.
-    private(set) var parsedEnd = 0
+    @exclusivity(unchecked) private(set) var parsedEnd = 0
     /// Start of a token yajl has begun but not finished, after the last parse.
-    private var pendingStart: Int?
+    @exclusivity(unchecked) private var pendingStart: Int?
     /// Bytes of unfinished tokens that yajl had to re-lex, summed over all parse calls: the
     /// quadratic cost that holding input back keeps linear. For tests.
-    private(set) var relexedBytes = 0
+    @exclusivity(unchecked) private(set) var relexedBytes = 0
     /// Number of `yajl_parse` calls made. For tests.
-    private(set) var parseCalls = 0
+    @exclusivity(unchecked) private(set) var parseCalls = 0
     /// Whether ``finish()`` has run successfully.
-    private(set) var isFinished = false
+    @exclusivity(unchecked) private(set) var isFinished = false
     /// The error that stopped parsing; every later call throws it again.
-    private(set) var failure: ParseError?
+    @exclusivity(unchecked) private(set) var failure: ParseError?
 
     init(options: JSONParsingOptions) {
         self.options = options
@@ -136,7 +136,7 @@ final class Tokenizer {
 
     /// In pull mode, reads a few bytes past an error (without parsing them) so its message and
     /// excerpt show the whole offending token and the rest of its line.
-    var readAheadForContext: ((UnsafeMutableRawBufferPointer) -> Int)?
+    @exclusivity(unchecked) var readAheadForContext: ((UnsafeMutableRawBufferPointer) -> Int)?
 
     private func fail(_ pending: PendingError) -> ParseError {
         if let readAhead = readAheadForContext {
@@ -189,7 +189,8 @@ final class Tokenizer {
         } else if writer.inBlockComment {
             message += " in a comment"
         }
-        if let open = writer.stack.last {
+        if writer.stack.count > 0 {
+            let open = writer.stack[writer.stack.count - 1]
             message += "; the \(open.name) opened at \(open.location) is not closed"
         } else if writer.topLevelCount == 0 && pendingStart == nil {
             message += ": the input holds no JSON value"
@@ -277,7 +278,8 @@ final class Tokenizer {
             return error(at) { "expected end of input after the top-level value, found \($0)" }
         }
         if text.contains("unallowed token") {
-            let expected = writer.stack.last?.isObject == true && !writer.afterKey ? "a string key" : "a value"
+            let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject
+            let expected = inObject && !writer.afterKey ? "a string key" : "a value"
             return error(at) { "expected \(expected), found \($0)" }
         }
         if text.contains("premature eof") {

@@ -10,6 +10,21 @@
 struct RawToken {
     enum Kind: UInt8 {
         case objectStart, objectEnd, arrayStart, arrayEnd, key, string, number, `true`, `false`, null
+
+        var publicKind: JSONToken {
+            switch self {
+            case .objectStart: return .objectStart
+            case .objectEnd: return .objectEnd
+            case .arrayStart: return .arrayStart
+            case .arrayEnd: return .arrayEnd
+            case .key: return .key
+            case .string: return .string
+            case .number: return .number
+            case .true: return .bool(true)
+            case .false: return .bool(false)
+            case .null: return .null
+            }
+        }
     }
 
     var offset: Int
@@ -19,20 +34,7 @@ struct RawToken {
     var column: UInt32
     var kind: Kind
 
-    var publicKind: JSONToken {
-        switch kind {
-        case .objectStart: return .objectStart
-        case .objectEnd: return .objectEnd
-        case .arrayStart: return .arrayStart
-        case .arrayEnd: return .arrayEnd
-        case .key: return .key
-        case .string: return .string
-        case .number: return .number
-        case .true: return .bool(true)
-        case .false: return .bool(false)
-        case .null: return .null
-        }
-    }
+    var publicKind: JSONToken { kind.publicKind }
 
     var isContainerStart: Bool { kind == .objectStart || kind == .arrayStart }
     var isContainerEnd: Bool { kind == .objectEnd || kind == .arrayEnd }

@@ -16,21 +16,21 @@
 /// Storage is two manually managed buffers that only grow; discarding moves the retained
 /// suffix to the front, so in steady state appending a token allocates nothing.
 final class TokenTape {
-    private(set) var tokens: UnsafeMutablePointer<RawToken>
-    private(set) var tokenCapacity: Int
+    @exclusivity(unchecked) private(set) var tokens: UnsafeMutablePointer<RawToken>
+    @exclusivity(unchecked) private(set) var tokenCapacity: Int
     /// Absolute index of `tokens[0]`.
-    private(set) var base: Int = 0
+    @exclusivity(unchecked) private(set) var base: Int = 0
     /// Number of tokens held.
-    private(set) var count: Int = 0
+    @exclusivity(unchecked) private(set) var count: Int = 0
 
-    private(set) var arena: UnsafeMutablePointer<UInt8>
-    private(set) var arenaCapacity: Int
+    @exclusivity(unchecked) private(set) var arena: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private(set) var arenaCapacity: Int
     /// Absolute arena offset of `arena[0]`.
-    private(set) var arenaBase: Int = 0
-    private(set) var arenaCount: Int = 0
+    @exclusivity(unchecked) private(set) var arenaBase: Int = 0
+    @exclusivity(unchecked) private(set) var arenaCount: Int = 0
 
     /// Bumped whenever tokens are discarded, so views onto the tape can tell they went stale.
-    private(set) var generation: Int = 0
+    @exclusivity(unchecked) private(set) var generation: Int = 0
 
     init(tokenCapacity: Int = 4096, arenaCapacity: Int = 64 * 1024) {
         self.tokenCapacity = max(16, tokenCapacity)

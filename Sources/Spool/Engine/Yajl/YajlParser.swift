@@ -77,40 +77,40 @@ final class YajlParser {
     private static func makeCallbacks() -> yajl_callbacks {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didParseLiteral(.null, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didParseLiteral(.null, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_boolean = { context, value in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didParseLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didParseLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_number = { context, bytes, count in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didParseNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didParseNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_string = { context, bytes, count in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didParseString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didParseString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_map_key = { context, bytes, count in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didParseKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didParseKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_start_map = { context in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didStartContainer(isObject: true, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didStartContainer(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_end_map = { context in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didEndContainer(isObject: true, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didEndContainer(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_start_array = { context in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didStartContainer(isObject: false, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didStartContainer(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         callbacks.yajl_end_array = { context in
-            guard let w = tapeWriter(context) else { return 0 }
-            return w.didEndContainer(isObject: false, consumed: bytesConsumed(w)) ? 1 : 0
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.didEndContainer(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         return callbacks
     }
@@ -118,10 +118,11 @@ final class YajlParser {
 
 // Free functions, so the C callbacks capture nothing.
 
+/// Calls `body` with the writer behind yajl's context pointer, without retaining it: the
+/// ``YajlParser`` (which holds the writer strongly) is alive for the whole `yajl_parse` call.
 @inline(__always)
-private func tapeWriter(_ context: UnsafeMutableRawPointer?) -> TapeWriter? {
-    guard let context else { return nil }
-    return Unmanaged<TapeWriter>.fromOpaque(context).takeUnretainedValue()
+private func withWriter(_ context: UnsafeMutableRawPointer, _ body: (TapeWriter) -> Bool) -> Bool {
+    Unmanaged<TapeWriter>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
 }
 
 @inline(__always)

@@ -1,0 +1,52 @@
+import RawYajl
+import Spool
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `spool-bench MODE FILE`: one measurement per process, so peak RSS belongs to one mode.
+///
+/// - `yajl`: raw yajl with counting callbacks (the peer).
+/// - `cursor`: Spool's JSONReader pulling every token and touching its text.
+func fail(_ message: String, code: Int32) -> Never {
+    var text = message + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    fail("usage: spool-bench yajl|cursor FILE", code: 64)
+}
+let mode = arguments[1]
+let path = arguments[2]
+
+switch mode {
+case "yajl":
+    let events = raw_yajl_count_events(path, 65_536)
+    guard events >= 0 else {
+        fail("yajl: failed", code: 1)
+    }
+    print("events \(events)")
+case "cursor":
+    do {
+        let reader = try JSONReader(contentsOfFile: path)
+        var tokens = 0
+        var textBytes = 0
+        while let token = try reader.next() {
+            tokens += 1
+            switch token {
+            case .key, .string, .number: textBytes &+= reader.withUTF8 { $0.count }
+            default: break
+            }
+        }
+        print("events \(tokens) text \(textBytes)")
+    } catch {
+        fail("cursor: \(error)", code: 1)
+    }
+default:
+    fail("unknown mode \(mode)", code: 64)
+}

@@ -1,0 +1,53 @@
+/// A stack of trivial values in manually managed storage: no reference counting, no
+/// uniqueness checks, no exclusivity bookkeeping. Used for the open containers the writer and
+/// the cursor track on every token.
+struct LevelStack<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Frees the storage; the owner calls this from its `deinit`.
+    func deallocate() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The innermost level. Only valid when not empty.
+    var top: UnsafeMutablePointer<Element> { base + (count - 1) }
+
+    @inline(__always)
+    subscript(level: Int) -> Element {
+        get { base[level] }
+        nonmutating set { base[level] = newValue }
+    }
+
+    @inline(__always)
+    mutating func push(_ element: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func pop() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return (base + count).move()
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        fresh.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity *= 2
+    }
+}
