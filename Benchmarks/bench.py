@@ -12,6 +12,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,14 +40,18 @@ def catalog(megabytes):
 
 
 def measure(command):
-    """Runs command once; returns (wall seconds, peak RSS in MiB)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed: {' '.join(command)}")
-    return elapsed, usage.ru_maxrss / 1024.0
+    """Runs command once; returns (wall seconds, peak RSS in MiB). Peak RSS comes from
+    /usr/bin/time, whose child is a fresh process (a child forked from Python would count
+    Python's own memory)."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command,
+                                stdout=subprocess.DEVNULL)
+        elapsed = time.perf_counter() - start
+        if result.returncode != 0:
+            sys.exit(f"failed: {' '.join(command)}")
+        peak_kib = int(report.read().strip().splitlines()[-1])
+    return elapsed, peak_kib / 1024.0
 
 
 def main():

@@ -24,14 +24,7 @@ struct ValidateCommand: ParsableCommand {
         let name = file ?? "<stdin>"
         do {
             let (reader, displayName) = try openReader(file, options: parsing.options)
-            var values = 0
-            while let token = try reader.next() {
-                if reader.depth == 0 && token.startsValue || (token == .objectEnd || token == .arrayEnd) && reader.depth == 0 {
-                    if token.startsValue && token != .objectStart && token != .arrayStart || !token.startsValue {
-                        values += 1
-                    }
-                }
-            }
+            let values = try reader.skipToEnd()
             if !quiet {
                 let plural = values == 1 ? "value" : "values"
                 print("\(displayName): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")

@@ -78,21 +78,30 @@ final class Tokenizer {
         if let failure { throw failure }
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let start = parsedEnd
-        let end = writer.window.end
+        var end = writer.window.end
+        // A form feed or vertical tab is an error wherever it is (outside comments); yajl first
+        // parses what comes before it, so an earlier error still wins, whatever the chunking.
+        let badWhitespace = options.allowsComments ? nil : writer.firstBadWhitespace(from: start, to: end)
+        if let badWhitespace { end = badWhitespace }
         if let pendingStart { relexedBytes += start - pendingStart }
         parseCalls += 1
         writer.chunkBase = start
-        let status = parser.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start)
-        parsedEnd = end
-        switch status {
-        case .ok:
-            pendingStart = writer.scanTail(limit: end)
-            if let error = writer.pendingError { throw fail(error) }
-        case .cancelled:
-            throw fail(writer.pendingError ?? PendingError(.syntax, "parse cancelled", at: writer.scanPos))
-        case .failed(let message, let consumed):
-            throw fail(mapYajlError(message, at: start + consumed))
+        writer.extendParseLimit(to: end)
+        if end > start {
+            let status = parser.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start)
+            parsedEnd = end
+            switch status {
+            case .ok:
+                break
+            case .cancelled:
+                throw fail(writer.pendingError ?? PendingError(.syntax, "parse cancelled", at: writer.scanPos))
+            case .failed(let message, let consumed):
+                throw fail(mapYajlError(message, at: start + consumed))
+            }
         }
+        if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
+        pendingStart = writer.scanTail(limit: end)
+        if let error = writer.pendingError { throw fail(error) }
     }
 
     /// Ends the input: parses what is held back, then lets yajl finish.
@@ -100,6 +109,7 @@ final class Tokenizer {
         if let failure { throw failure }
         if isFinished { return }
         try parseAvailable(force: true)
+        writer.finishingTokenStart = pendingStart ?? writer.window.end
         writer.finishing = true
         let status = parser.complete()
         writer.finishing = false

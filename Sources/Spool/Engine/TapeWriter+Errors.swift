@@ -1,0 +1,76 @@
+/// Rendering errors: the logical path at the point of failure, an excerpt of the line, and
+/// a short description of the offending token.
+extension TapeWriter {
+    /// The path of the value being parsed, for errors.
+    func currentPath() -> JSONKeyPath {
+        var components: [JSONKeyPath.Component] = []
+        components.reserveCapacity(stack.count)
+        for level in 0..<stack.count {
+            let container = stack[level]
+            if container.isObject {
+                if let key = key(at: level) { components.append(.key(key)) }
+            } else {
+                var index = container.children - 1
+                if level == stack.count - 1 && afterValue { index += 1 }
+                components.append(.index(max(0, index)))
+            }
+        }
+        return JSONKeyPath(components)
+    }
+
+    /// Renders a pending error against what the window holds now.
+    func makeError(_ pending: PendingError) -> ParseError {
+        let location = location(of: pending.offset)
+        let (excerpt, caret) = excerpt(around: pending.offset)
+        return ParseError(
+            kind: pending.kind, message: pending.message(self), location: location,
+            path: currentPath(), excerpt: excerpt, excerptCaret: caret)
+    }
+
+    /// The line around `offset`, as far as the window still holds it (about 35 bytes each side).
+    func excerpt(around offset: Int) -> (String, Int) {
+        let low = max(window.base, lineStart(of: offset), offset - 35)
+        var high = min(offset, window.end)
+        while high < window.end && high < offset + 35 && window[high] != 0x0A && window[high] != 0x0D { high += 1 }
+        guard low <= high, low <= min(offset, window.end) else { return ("", 0) }
+        var text = ""
+        var caret = 0
+        var bytes: [UInt8] = []
+        for p in low..<high { bytes.append(window[p]) }
+        let before = min(offset, window.end) - low
+        // Decode leniently; count the characters before the offset for the caret.
+        caret = String(decoding: bytes[0..<before], as: UTF8.self).count
+        text = String(decoding: bytes, as: UTF8.self)
+        text = String(text.map { $0.isASCII && ($0.asciiValue ?? 0x20) < 0x20 ? " " : $0 })
+        if offset >= window.end && text.isEmpty { return ("", 0) }
+        return (text, caret)
+    }
+
+    /// A short description of the token or byte at an absolute offset, for "found X".
+    func describeToken(at offset: Int) -> String {
+        guard offset >= window.base, offset < window.end else { return "end of input" }
+        let c = window[offset]
+        switch c {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            var end = offset
+            while end < window.end && end - offset < 16 {
+                let b = window[end]
+                guard (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                else { break }
+                end += 1
+            }
+            var word = ""
+            for p in offset..<end { word.unicodeScalars.append(Unicode.Scalar(window[p])) }
+            return "'\(word)'"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
+        case 0x09: return "a tab"
+        case 0x0A: return "a line feed"
+        case 0x0D: return "a carriage return"
+        default:
+            let digits = String(c, radix: 16, uppercase: true)
+            return "byte 0x\(digits.count == 1 ? "0" + digits : digits)"
+        }
+    }
+}
