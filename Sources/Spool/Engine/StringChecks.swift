@@ -175,4 +175,42 @@ enum StringChecks {
         let digits = String(byte, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
     }
+
+    /// Decodes the escapes of a string's raw text (already checked valid), for error paths.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let c = raw[i]
+            guard c == UInt8(ascii: "\\"), i + 1 < raw.count else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard let base = raw.baseAddress, var unit = hex4(base, raw.count, i) else { continue }
+                i += 4
+                if (0xD800...0xDBFF).contains(unit), i + 6 <= raw.count, raw[i] == UInt8(ascii: "\\"),
+                    let low = hex4(base, raw.count, i + 2), (0xDC00...0xDFFF).contains(low)
+                {
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                if let scalar = Unicode.Scalar(unit) {
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                }
+            default: out.append(e)
+            }
+        }
+        return out
+    }
 }

@@ -235,17 +235,23 @@ final class TapeWriter {
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count),
             checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes)
         else { return false }
-        let payload = tape.appendBytes(bytes, count: count)
-        let index = record(.key, at: start, payload: payload, length: count)
+        var index = -1
+        if recordsValues {
+            let payload = tape.appendBytes(bytes, count: count)
+            index = record(.key, at: start, payload: payload, length: count)
+        }
         if stack.count > 0 {
             let top = stack.top
             top.pointee.keyToken = index
+            top.pointee.keySourceStart = recordsValues ? -1 : start
+            top.pointee.keySourceEnd = end
             top.pointee.children += 1
             if top.pointee.keyPreserved {
                 top.pointee.keyPreserved = false
                 preservedKeys[stack.count - 1] = nil
             }
         }
+        separatorSeen = false
         afterValue = false
         afterKey = true
         scanPos = end
@@ -350,9 +356,31 @@ final class TapeWriter {
         }
     }
 
+    /// Copies (decoded) the keys of open objects whose source bytes are about to leave the window.
+    func preserveSourceKeys(below offset: Int) {
+        for level in 0..<stack.count where stack[level].isObject {
+            let entry = stack[level]
+            if entry.keySourceStart >= 0, entry.keySourceStart < offset, !entry.keyPreserved,
+                let key = decodedSourceKey(entry)
+            {
+                preservedKeys[level] = key
+                stack.base[level].keyPreserved = true
+            }
+        }
+    }
+
+    private func decodedSourceKey(_ entry: OpenContainer) -> [UInt8]? {
+        let start = entry.keySourceStart + 1
+        let end = entry.keySourceEnd - 1
+        guard start >= window.base, end <= window.end, start <= end else { return nil }
+        return StringChecks.unescape(UnsafeBufferPointer(start: window.pointer(at: start), count: end - start))
+    }
+
     func key(at level: Int) -> String? {
-        if stack[level].keyPreserved, let bytes = preservedKeys[level] { return String(decoding: bytes, as: UTF8.self) }
-        let token = stack[level].keyToken
+        let entry = stack[level]
+        if entry.keyPreserved, let bytes = preservedKeys[level] { return String(decoding: bytes, as: UTF8.self) }
+        if entry.keySourceStart >= 0, let bytes = decodedSourceKey(entry) { return String(decoding: bytes, as: UTF8.self) }
+        let token = entry.keyToken
         guard token >= 0, tape.contains(token) else { return nil }
         return String(decoding: tape.bytes(of: tape[token]), as: UTF8.self)
     }

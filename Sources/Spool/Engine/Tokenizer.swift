@@ -178,6 +178,7 @@ final class Tokenizer {
         if tape.count == 0 { tape.shrinkIfOversized() }
         // Keep the unfinished token, and a little context before it for error excerpts.
         let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
+        writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
         writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
     }
 

@@ -263,3 +263,37 @@ struct TokenizerTests {
         #expect(reader.tokenizer.writer.window.capacity <= 2 * (4096 + 256))
     }
 }
+
+@Suite("skipToEnd")
+struct SkipToEndTests {
+    static let inputs = [
+        #"{"objects": [{"na\u00efve": {"deep": [1, 2, {"x": tru}]}}]}"#,
+        #"{"a\"b": [1, 2,, 3]}"#,
+        "{\"outer\": {\"list\": [" + (0..<300).map(String.init).joined(separator: ",") + ", x]}}",
+        #"{"k": "\ud800"}"#,
+        "[1, 2",
+        #"{"a": 1} {"b": 2}"#,
+    ]
+
+    @Test(arguments: [1, 3, 16, 65_536])
+    func reportsTheSameErrorsAsTheCursor(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        for input in Self.inputs {
+            let expected = try #require(readAll(input, chunkSize: chunkSize).error)
+            #expect(throws: expected) { try JSONReader(string: input, options: options).skipToEnd() }
+        }
+    }
+
+    @Test func countsTopLevelValues() throws {
+        #expect(try JSONReader(string: "[1, {\"a\": [2]}]").skipToEnd() == 1)
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = true
+        #expect(try JSONReader(string: "1\n{\"a\": 2}\n\n[3]\n", options: options).skipToEnd() == 3)
+        let reader = JSONReader(string: #"{"a": [1, 2], "b": 3}"#)
+        #expect(try reader.next() == .objectStart)
+        #expect(try reader.next() == .key)
+        #expect(try reader.skipToEnd() == 1)
+        #expect(try reader.next() == nil)
+    }
+}
