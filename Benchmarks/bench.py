@@ -68,6 +68,7 @@ def main():
         ("raw yajl (counting callbacks)", lambda f: [bench, "yajl", f]),
         ("spool validate", lambda f: [spool, "validate", "--quiet", f]),
         ("JSONReader, every token", lambda f: [bench, "cursor", f]),
+        ("JSONReader, every token + text", lambda f: [bench, "cursor-text", f]),
     ]
     print(f"{'size':>6}  {'contender':<32} {'median s':>9} {'MB/s':>7} {'vs yajl':>8} {'peak RSS':>9}")
     for size in args.sizes:

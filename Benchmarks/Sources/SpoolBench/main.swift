@@ -10,42 +10,46 @@ import Darwin
 /// `spool-bench MODE FILE`: one measurement per process, so peak RSS belongs to one mode.
 ///
 /// - `yajl`: raw yajl with counting callbacks (the peer).
-/// - `cursor`: Spool's JSONReader pulling every token and touching its text.
+/// - `cursor`: Spool's JSONReader pulling every token (kinds only).
+/// - `cursor-text`: the same, also reading the bytes of every key, string and number.
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(code)
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    fail("usage: spool-bench yajl|cursor FILE", code: 64)
+func pullEveryToken(_ path: String, readText: Bool) throws -> (tokens: Int, tally: Int) {
+    let reader = try JSONReader(contentsOfFile: path)
+    var tokens = 0
+    var tally = 0
+    while let token = try reader.next() {
+        tokens &+= 1
+        switch token {
+        case .key, .string, .number:
+            tally &+= readText ? reader.withUTF8 { $0.count } : 1
+        default:
+            break
+        }
+    }
+    return (tokens, tally)
 }
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text FILE", code: 64) }
 let mode = arguments[1]
 let path = arguments[2]
 
 switch mode {
 case "yajl":
     let events = raw_yajl_count_events(path, 65_536)
-    guard events >= 0 else {
-        fail("yajl: failed", code: 1)
-    }
+    guard events >= 0 else { fail("yajl: failed", code: 1) }
     print("events \(events)")
-case "cursor":
+case "cursor", "cursor-text":
     do {
-        let reader = try JSONReader(contentsOfFile: path)
-        var tokens = 0
-        var textBytes = 0
-        while let token = try reader.next() {
-            tokens += 1
-            switch token {
-            case .key, .string, .number: textBytes &+= reader.withUTF8 { $0.count }
-            default: break
-            }
-        }
-        print("events \(tokens) text \(textBytes)")
+        let (tokens, tally) = try pullEveryToken(path, readText: mode == "cursor-text")
+        print("events \(tokens) tally \(tally)")
     } catch {
-        fail("cursor: \(error)", code: 1)
+        fail("\(mode): \(error)", code: 1)
     }
 default:
     fail("unknown mode \(mode)", code: 64)

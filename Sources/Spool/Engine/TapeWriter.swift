@@ -95,14 +95,14 @@ final class TapeWriter {
 
     @inline(__always)
     private func tokenEnd(_ consumed: Int) -> Int {
-        finishing ? window.end : chunkBase + consumed
+        finishing ? window.end : chunkBase &+ consumed
     }
 
     /// The start of a token of `length` bytes ending at `end` (containers, numbers, literals).
     @inline(__always)
     private func fixedStart(end: Int, length: Int) -> Int? {
         if allowsComments { return scannedStart(end: end) }
-        return finishing ? finishingTokenStart : end - length
+        return finishing ? finishingTokenStart : end &- length
     }
 
     /// The start of a string or key ending at `end` whose decoded text has `decodedCount`
@@ -111,9 +111,9 @@ final class TapeWriter {
     private func stringStart(end: Int, decodedCount: Int) -> (start: Int, hasEscapes: Bool)? {
         if allowsComments {
             guard let start = scannedStart(end: end) else { return nil }
-            return (start, end - start - 2 != decodedCount)
+            return (start, end &- start &- 2 != decodedCount)
         }
-        let quote = end - decodedCount - 2
+        let quote = end &- decodedCount &- 2
         if quote >= scanPos && quote >= window.base && window[quote] == UInt8(ascii: "\"")
             && (quote == window.base || window[quote - 1] != UInt8(ascii: "\\"))
         {
@@ -127,14 +127,14 @@ final class TapeWriter {
     @inline(never)
     private func openingQuote(end: Int) -> Int {
         let low = max(scanPos, window.base)
-        var p = end - 2
+        var p = end &- 2
         while p >= low {
             if window[p] == UInt8(ascii: "\"") {
                 var backslashes = 0
                 while p - 1 - backslashes >= low && window[p - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
                 if backslashes % 2 == 0 { return p }
             }
-            p -= 1
+            p &-= 1
         }
         return low
     }
@@ -142,7 +142,7 @@ final class TapeWriter {
     @inline(never)
     private func scannedStart(end: Int) -> Int? {
         if skipToToken(limit: end) { return scanPos }
-        return pendingError == nil ? max(scanPos, end - 1) : nil
+        return pendingError == nil ? max(scanPos, end &- 1) : nil
     }
 
     // MARK: - Recording
@@ -155,14 +155,14 @@ final class TapeWriter {
         return tape.append(
             RawToken(
                 offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length),
-                line: UInt32(clamping: line), column: UInt32(clamping: start - lineStart + 1), kind: kind))
+                line: UInt32(clamping: line), column: UInt32(clamping: start &- lineStart &+ 1), kind: kind))
     }
 
     @inline(__always)
     private func beginValue(at start: Int) -> Bool {
         if stack.count > 0 {
             let top = stack.top
-            if !top.pointee.isObject { top.pointee.children += 1 }
+            if !top.pointee.isObject { top.pointee.children &+= 1 }
             return true
         }
         if topLevelCount > 0 && lastTopLevelBare && start == lastTopLevelEnd {
@@ -180,7 +180,7 @@ final class TapeWriter {
         afterKey = false
         scanPos = end
         if stack.isEmpty {
-            topLevelCount += 1
+            topLevelCount &+= 1
             lastTopLevelEnd = end
             lastTopLevelBare = bare
         }
@@ -205,12 +205,12 @@ final class TapeWriter {
         } else if start > nextNewline {
             advanceLines(to: start)
         }
-        let location = SourceLocation(byteOffset: start, line: line, column: start - lineStart + 1)
+        let location = SourceLocation(byteOffset: start, line: line, column: start &- lineStart &+ 1)
         stack.push(OpenContainer(tokenIndex: index, isObject: isObject, location: location))
         afterValue = false
         afterKey = false
         separatorSeen = false
-        scanPos = start + 1
+        scanPos = start &+ 1
         return true
     }
 
@@ -226,7 +226,7 @@ final class TapeWriter {
             }
         }
         separatorSeen = false
-        completeValue(end: start + 1, bare: false)
+        completeValue(end: start &+ 1, bare: false)
         return true
     }
 
@@ -245,10 +245,10 @@ final class TapeWriter {
             top.pointee.keyToken = index
             top.pointee.keySourceStart = recordsValues ? -1 : start
             top.pointee.keySourceEnd = end
-            top.pointee.children += 1
+            top.pointee.children &+= 1
             if top.pointee.keyPreserved {
                 top.pointee.keyPreserved = false
-                preservedKeys[stack.count - 1] = nil
+                preservedKeys[stack.count &- 1] = nil
             }
         }
         separatorSeen = false
@@ -286,7 +286,7 @@ final class TapeWriter {
             record(.number, at: start, payload: payload, length: count)
         }
         separatorSeen = false
-        completeValue(end: start + count, bare: true)
+        completeValue(end: start &+ count, bare: true)
         return true
     }
 
@@ -307,7 +307,7 @@ final class TapeWriter {
     private func checkString(
         _ decoded: UnsafeRawPointer?, count: Int, start: Int, end: Int, hasEscapes: Bool
     ) -> Bool {
-        let rawCount = end - start - 2
+        let rawCount = end &- start &- 2
         if rawCount > maxStringLength {
             failStringTooLong(at: start)
             return false
@@ -318,10 +318,10 @@ final class TapeWriter {
                 return true
             }
         }
-        guard rawCount > 0, start + 1 >= window.base, end - 1 <= window.end else { return true }
-        let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: rawCount)
+        guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
+        let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)
         if let failure = StringChecks.check(raw, validateUTF8: validatesUTF8) {
-            pendingError = PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
+            pendingError = PendingError(.invalidString, failure.message, at: start &+ 1 &+ failure.index)
             return false
         }
         return true
