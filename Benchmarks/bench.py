@@ -21,6 +21,8 @@ DATA = os.path.join(HERE, "data")
 
 
 def build():
+    # SwiftPM can miss files added to a path dependency, so the benchmark package starts clean.
+    subprocess.run(["swift", "package", "clean"], cwd=HERE, check=True, stdout=subprocess.DEVNULL)
     for cwd in (ROOT, HERE):
         subprocess.run(["swift", "build", "-c", "release"], cwd=cwd, check=True,
                        stdout=subprocess.DEVNULL)

@@ -198,16 +198,15 @@ public final class JSONReader {
     /// - Throws: ``ParseError`` at the first problem, ``InputError`` if the input cannot be read.
     @discardableResult
     public func skipToEnd() throws -> Int {
-        let writer = tokenizer.writer
-        writer.recordsValues = false
-        defer { writer.recordsValues = true }
+        tokenizer.setValidating(true)
+        defer { tokenizer.setValidating(false) }
         while true {
             position = tape.end
             current = position
             if !(try ensureToken(at: position)) { break }
         }
         position = tape.end
-        return writer.topLevelCount
+        return tokenizer.writer.topLevelCount
     }
 
     // MARK: - The current token

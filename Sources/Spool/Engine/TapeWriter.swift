@@ -125,8 +125,8 @@ final class TapeWriter {
     /// Searches backwards for the `"` that opens the string ending at `end`: the first quote
     /// not preceded by an odd number of backslashes.
     @inline(never)
-    private func openingQuote(end: Int) -> Int {
-        let low = max(scanPos, window.base)
+    func openingQuote(end: Int, low: Int? = nil) -> Int {
+        let low = max(low ?? scanPos, window.base)
         var p = end &- 2
         while p >= low {
             if window[p] == UInt8(ascii: "\"") {
@@ -188,6 +188,7 @@ final class TapeWriter {
 
     // MARK: - Callbacks (called from YajlParser's trampolines)
 
+    @inline(__always)
     func didStartContainer(isObject: Bool, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let start = fixedStart(end: end, length: 1) else { return false }
@@ -214,6 +215,7 @@ final class TapeWriter {
         return true
     }
 
+    @inline(__always)
     func didEndContainer(isObject: Bool, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let start = fixedStart(end: end, length: 1), let open = stack.pop() else { return false }
@@ -230,6 +232,7 @@ final class TapeWriter {
         return true
     }
 
+    @inline(__always)
     func didParseKey(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count),
@@ -243,8 +246,8 @@ final class TapeWriter {
         if stack.count > 0 {
             let top = stack.top
             top.pointee.keyToken = index
-            top.pointee.keySourceStart = recordsValues ? -1 : start
-            top.pointee.keySourceEnd = end
+            top.pointee.keySourceLow = start
+            top.pointee.keySourceEnd = recordsValues ? -1 : end
             top.pointee.children &+= 1
             if top.pointee.keyPreserved {
                 top.pointee.keyPreserved = false
@@ -258,6 +261,7 @@ final class TapeWriter {
         return true
     }
 
+    @inline(__always)
     func didParseString(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count),
@@ -273,6 +277,7 @@ final class TapeWriter {
         return true
     }
 
+    @inline(__always)
     func didParseNumber(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let start = fixedStart(end: end, length: count) else { return false }
@@ -290,6 +295,7 @@ final class TapeWriter {
         return true
     }
 
+    @inline(__always)
     func didParseLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let start = fixedStart(end: end, length: kind == .false ? 5 : 4), beginValue(at: start) else {
@@ -360,7 +366,7 @@ final class TapeWriter {
     func preserveSourceKeys(below offset: Int) {
         for level in 0..<stack.count where stack[level].isObject {
             let entry = stack[level]
-            if entry.keySourceStart >= 0, entry.keySourceStart < offset, !entry.keyPreserved,
+            if entry.keySourceEnd >= 0, entry.keySourceLow < offset, !entry.keyPreserved,
                 let key = decodedSourceKey(entry)
             {
                 preservedKeys[level] = key
@@ -370,7 +376,8 @@ final class TapeWriter {
     }
 
     private func decodedSourceKey(_ entry: OpenContainer) -> [UInt8]? {
-        let start = entry.keySourceStart + 1
+        guard entry.keySourceEnd >= 0 else { return nil }
+        let start = openingQuote(end: entry.keySourceEnd, low: entry.keySourceLow) + 1
         let end = entry.keySourceEnd - 1
         guard start >= window.base, end <= window.end, start <= end else { return nil }
         return StringChecks.unescape(UnsafeBufferPointer(start: window.pointer(at: start), count: end - start))
@@ -379,7 +386,7 @@ final class TapeWriter {
     func key(at level: Int) -> String? {
         let entry = stack[level]
         if entry.keyPreserved, let bytes = preservedKeys[level] { return String(decoding: bytes, as: UTF8.self) }
-        if entry.keySourceStart >= 0, let bytes = decodedSourceKey(entry) { return String(decoding: bytes, as: UTF8.self) }
+        if entry.keySourceEnd >= 0, let bytes = decodedSourceKey(entry) { return String(decoding: bytes, as: UTF8.self) }
         let token = entry.keyToken
         guard token >= 0, tape.contains(token) else { return nil }
         return String(decoding: tape.bytes(of: tape[token]), as: UTF8.self)

@@ -41,6 +41,13 @@ final class Tokenizer {
 
     var tape: TokenTape { writer.tape }
 
+    /// Validating records no tokens (only what error messages need) and, without comments,
+    /// uses yajl callbacks that do the least work; takes effect from the next chunk.
+    func setValidating(_ validating: Bool) {
+        writer.recordsValues = !validating
+        if !options.allowsComments { parser.useValidatingCallbacks(validating) }
+    }
+
     /// Total bytes of input received so far.
     var bytesReceived: Int { writer.window.end }
 

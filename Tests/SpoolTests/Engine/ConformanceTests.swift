@@ -72,6 +72,25 @@ struct ConformanceTests {
         }
     }
 
+    /// Validating without tokens (`skipToEnd()`, lean callbacks) accepts and rejects exactly
+    /// what the cursor does, with the same error.
+    @Test(arguments: [1, 7, 65_536])
+    func validationMatchesTheCursor(_ chunkSize: Int) {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        for name in Self.all {
+            let bytes = Fixtures.bytes(name)
+            let cursor = readAll(bytes, chunkSize: chunkSize).error
+            var validation: ParseError?
+            do {
+                try JSONReader(bytes: bytes, options: options).skipToEnd()
+            } catch {
+                validation = error as? ParseError
+            }
+            #expect(validation == cursor, "\(name) at chunk size \(chunkSize)")
+        }
+    }
+
     /// Every key and string equals an independent decoding of its source text, and every
     /// number is exactly its source text.
     private func expectTextIsExact(_ outcome: ReadOutcome, source: [UInt8], name: String) {

@@ -44,6 +44,13 @@ final class YajlParser {
         callbacks.deallocate()
     }
 
+    /// Switches between the full callbacks and the lean validating ones (see
+    /// TapeWriter+Validation.swift). yajl reads the callbacks struct at every event, so this
+    /// takes effect from the next `yajl_parse` call.
+    func useValidatingCallbacks(_ validating: Bool) {
+        callbacks.pointee = validating ? YajlParser.makeValidatingCallbacks() : YajlParser.makeCallbacks()
+    }
+
     /// Feeds `count` bytes at `bytes` to yajl; callbacks run before this returns.
     func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Status {
         guard let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
@@ -111,6 +118,49 @@ final class YajlParser {
         callbacks.yajl_end_array = { context in
             guard let context else { return 0 }
             return withWriter(context) { w in w.didEndContainer(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        return callbacks
+    }
+}
+
+extension YajlParser {
+    fileprivate static func makeValidatingCallbacks() -> yajl_callbacks {
+        var callbacks = yajl_callbacks()
+        callbacks.yajl_null = { context in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateLiteral(.null, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_boolean = { context, value in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_number = { context, bytes, count in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_string = { context, bytes, count in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_map_key = { context, bytes, count in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_start_map = { context in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateContainerStart(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_end_map = { context in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateContainerEnd(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_start_array = { context in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateContainerStart(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+        }
+        callbacks.yajl_end_array = { context in
+            guard let context else { return 0 }
+            return withWriter(context) { w in w.validateContainerEnd(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
         }
         return callbacks
     }
