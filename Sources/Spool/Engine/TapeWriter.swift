@@ -235,13 +235,19 @@ final class TapeWriter {
     @inline(__always)
     func didParseKey(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count),
-            checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes)
-        else { return false }
+        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return false }
         var index = -1
         if recordsValues {
-            let payload = tape.appendBytes(bytes, count: count)
+            if end &- start &- 2 > maxStringLength {
+                failStringTooLong(at: start)
+                return false
+            }
+            let (payload, isASCII) = tape.appendText(bytes, count: count)
+            guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes, isASCII: isASCII)
+            else { return false }
             index = record(.key, at: start, payload: payload, length: count)
+        } else {
+            guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes) else { return false }
         }
         if stack.count > 0 {
             let top = stack.top
@@ -264,13 +270,21 @@ final class TapeWriter {
     @inline(__always)
     func didParseString(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count),
-            checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes),
-            beginValue(at: start)
-        else { return false }
+        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return false }
         if recordsValues {
-            let payload = tape.appendBytes(bytes, count: count)
+            if end &- start &- 2 > maxStringLength {
+                failStringTooLong(at: start)
+                return false
+            }
+            let (payload, isASCII) = tape.appendText(bytes, count: count)
+            guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes, isASCII: isASCII),
+                beginValue(at: start)
+            else { return false }
             record(.string, at: start, payload: payload, length: count)
+        } else {
+            guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes),
+                beginValue(at: start)
+            else { return false }
         }
         separatorSeen = false
         completeValue(end: end, bare: false)
@@ -311,7 +325,7 @@ final class TapeWriter {
 
     @inline(__always)
     private func checkString(
-        _ decoded: UnsafeRawPointer?, count: Int, start: Int, end: Int, hasEscapes: Bool
+        _ decoded: UnsafeRawPointer?, count: Int, start: Int, end: Int, hasEscapes: Bool, isASCII: Bool? = nil
     ) -> Bool {
         let rawCount = end &- start &- 2
         if rawCount > maxStringLength {
@@ -320,7 +334,7 @@ final class TapeWriter {
         }
         if !hasEscapes {
             guard validatesUTF8, let decoded else { return true }
-            if StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count)) {
+            if isASCII ?? StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count)) {
                 return true
             }
         }

@@ -80,6 +80,43 @@ final class TokenTape {
         return offset
     }
 
+    /// Copies a key's or string's bytes into the arena and reports whether they are all ASCII,
+    /// in one pass: words of 8 bytes, then overlapping words for the tail.
+    @inline(__always)
+    func appendText(_ bytes: UnsafeRawPointer?, count length: Int) -> (offset: Int, isASCII: Bool) {
+        if arenaCount &+ length > arenaCapacity { growArena(toFit: length) }
+        let offset = arenaBase &+ arenaCount
+        guard let source = bytes, length > 0 else { return (offset, true) }
+        let destination = UnsafeMutableRawPointer(arena + arenaCount)
+        arenaCount &+= length
+        var high: UInt64 = 0
+        if length >= 8 {
+            var i = 0
+            while i &+ 8 <= length {
+                let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                destination.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                high |= word
+                i &+= 8
+            }
+            let tail = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            destination.storeBytes(of: tail, toByteOffset: length &- 8, as: UInt64.self)
+            high |= tail
+        } else if length >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
+            destination.storeBytes(of: first, as: UInt32.self)
+            destination.storeBytes(of: last, toByteOffset: length &- 4, as: UInt32.self)
+            high = UInt64(first | last)
+        } else {
+            for i in 0..<length {
+                let byte = source.load(fromByteOffset: i, as: UInt8.self)
+                destination.storeBytes(of: byte, toByteOffset: i, as: UInt8.self)
+                high |= UInt64(byte)
+            }
+        }
+        return (offset, high & 0x8080_8080_8080_8080 == 0)
+    }
+
     /// The text bytes of a key, string or number token.
     @inline(__always)
     func bytes(of token: RawToken) -> UnsafeBufferPointer<UInt8> {
