@@ -22,6 +22,11 @@ public struct JSONParsingOptions: Hashable, Sendable {
     public var maxNumberLength: Int = 1000
     /// How many bytes an input reads at a time. Default 65,536 (64 KiB). Values below 1 are treated as 1.
     public var chunkSize: Int = 65_536
+    /// Let a ``JSONReader`` over a file, descriptor or memory read and parse ahead on a
+    /// background thread while your code consumes tokens, when the input is larger than four
+    /// chunks or of unknown size. Tokens, errors and memory bounds are the same either way; on
+    /// a multi-core machine the reading and the consuming overlap. Default `true`.
+    public var parsesInBackground: Bool = true
 
     /// Strict JSON with the default limits.
     public init() {}
@@ -34,7 +39,8 @@ public struct JSONParsingOptions: Hashable, Sendable {
         maxDepth: Int = 512,
         maxStringLength: Int = 20_000_000,
         maxNumberLength: Int = 1000,
-        chunkSize: Int = 65_536
+        chunkSize: Int = 65_536,
+        parsesInBackground: Bool = true
     ) {
         self.allowsComments = allowsComments
         self.allowsMultipleValues = allowsMultipleValues
@@ -43,6 +49,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
         self.maxStringLength = maxStringLength
         self.maxNumberLength = maxNumberLength
         self.chunkSize = chunkSize
+        self.parsesInBackground = parsesInBackground
     }
 
     /// The chunk size actually used: at least 1 byte.

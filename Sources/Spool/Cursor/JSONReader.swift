@@ -27,11 +27,23 @@ import Foundation
 ///
 /// A reader is a single-threaded object: use it from one task or thread at a time.
 public final class JSONReader {
+    /// Where tokens come from.
+    enum Feed {
+        /// Parsed on the reader's thread, by `tokenizer` (also every incremental reader).
+        case direct
+        /// Parsed ahead on a background thread.
+        case background(BackgroundParser)
+    }
+
+    /// The tokenizer of the direct feed. Its tape is the reader's tape in either feed.
     let tokenizer: Tokenizer
-    /// The tokenizer's tape, held directly for the hot path.
+    /// The tape tokens are pulled from.
     let tape: TokenTape
     private let source: (any ByteSource)?
     private let chunkSize: Int
+    @exclusivity(unchecked) private(set) var feed = Feed.direct
+    /// Whether the first pull may move parsing to a background thread.
+    @exclusivity(unchecked) private var mayParseInBackground: Bool
 
     /// Absolute tape index of the next token to hand out.
     @exclusivity(unchecked) var position = 0
@@ -40,7 +52,8 @@ public final class JSONReader {
     /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
     @exclusivity(unchecked) var pinnedFrom: Int?
     @exclusivity(unchecked) private var cursorPath = CursorPath()
-    @exclusivity(unchecked) private var inputError: InputError?
+    /// The error that stopped the feed; thrown again once the tape runs dry.
+    @exclusivity(unchecked) private var feedError: (any Error)?
 
     /// The options this reader parses with.
     public let options: JSONParsingOptions
@@ -54,9 +67,14 @@ public final class JSONReader {
         if let source {
             tokenizer.readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
         }
+        let largeOrUnknown = source.map { ($0.totalSize ?? Int.max) > 4 * options.effectiveChunkSize } ?? false
+        mayParseInBackground = options.parsesInBackground && largeOrUnknown
     }
 
-    deinit { cursorPath.deallocate() }
+    deinit {
+        if case .background(let parser) = feed { parser.cancel() }
+        cursorPath.deallocate()
+    }
 
     // MARK: - Inputs
 
@@ -110,7 +128,7 @@ public final class JSONReader {
     public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
         if let failure = tokenizer.failure { throw failure }
         let keep = keepFrom
-        cursorPath.preserveKeys(below: keep, tape: tokenizer.tape)
+        cursorPath.preserveKeys(below: keep, tape: tape)
         tokenizer.compact(keepingTokensFrom: keep)
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             tokenizer.append(UnsafeRawBufferPointer(buffer))
@@ -122,7 +140,7 @@ public final class JSONReader {
         do {
             try tokenizer.parseAvailable()
         } catch {
-            if position < tokenizer.tape.end { return }  // ``next()`` throws once these tokens are read
+            if position < tape.end { return }  // ``next()`` throws once these tokens are read
             throw error
         }
     }
@@ -133,14 +151,17 @@ public final class JSONReader {
         do {
             try tokenizer.finish()
         } catch {
-            if position < tokenizer.tape.end { return }  // ``next()`` throws once these tokens are read
+            if position < tape.end { return }  // ``next()`` throws once these tokens are read
             throw error
         }
     }
 
     /// True when the input has ended and every token has been handed out.
     public var isAtEnd: Bool {
-        tokenizer.isFinished && position >= tokenizer.tape.end
+        switch feed {
+        case .direct: return tokenizer.isFinished && position >= tape.end
+        case .background(let parser): return parser.isFinished && position >= tape.end
+        }
     }
 
     // MARK: - Pulling tokens
@@ -162,7 +183,7 @@ public final class JSONReader {
     /// The kind of the next token without moving to it, or `nil` at the end of the input.
     public func peek() throws -> JSONToken? {
         guard try ensureToken(at: position) else { return nil }
-        return tokenizer.tape[position].publicKind
+        return tape[position].publicKind
     }
 
     /// Skips the next value: a scalar, or a whole array or object (O(1) when its end has
@@ -170,20 +191,20 @@ public final class JSONReader {
     /// ends a container, does nothing. Afterwards the current token is the last one skipped.
     public func skipValue() throws {
         guard try ensureToken(at: position) else { return }
-        var token = tokenizer.tape[position]
+        var token = tape[position]
         if token.isContainerEnd { return }
         if token.kind == .key {
             _ = try next()
             guard try ensureToken(at: position) else { return }
-            token = tokenizer.tape[position]
+            token = tape[position]
         }
         _ = try next()
         guard token.isContainerStart else { return }
         let startIndex = current
         let targetDepth = cursorPath.depth - 1
         while cursorPath.depth > targetDepth {
-            let start = tokenizer.tape.contains(startIndex) ? tokenizer.tape[startIndex] : nil
-            if let start, start.payload > position, tokenizer.tape.contains(start.payload) {
+            let start = tape.contains(startIndex) ? tape[startIndex] : nil
+            if let start, start.payload > position, tape.contains(start.payload) {
                 position = start.payload  // jump straight to the matching end token
             }
             guard try next() != nil else { return }
@@ -198,7 +219,10 @@ public final class JSONReader {
     /// - Throws: ``ParseError`` at the first problem, ``InputError`` if the input cannot be read.
     @discardableResult
     public func skipToEnd() throws -> Int {
-        tokenizer.setValidating(true)
+        mayParseInBackground = false
+        if case .direct = feed {
+            tokenizer.setValidating(true)
+        }
         defer { tokenizer.setValidating(false) }
         while true {
             position = tape.end
@@ -206,7 +230,10 @@ public final class JSONReader {
             if !(try ensureToken(at: position)) { break }
         }
         position = tape.end
-        return tokenizer.writer.topLevelCount
+        switch feed {
+        case .direct: return tokenizer.writer.topLevelCount
+        case .background(let parser): return parser.topLevelCount
+        }
     }
 
     // MARK: - The current token
@@ -217,25 +244,25 @@ public final class JSONReader {
 
     /// The logical path of the current token from the document root, e.g.
     /// `objects[12].members[3].name`. For a key, the path ends with that key.
-    public var path: JSONKeyPath { cursorPath.path(tape: tokenizer.tape) }
+    public var path: JSONKeyPath { cursorPath.path(tape: tape) }
 
     /// Where the current token starts in the input, or `nil` before the first token.
     public var location: SourceLocation? {
-        guard current >= 0, tokenizer.tape.contains(current) else { return nil }
-        return tokenizer.tape[current].location
+        guard current >= 0, tape.contains(current) else { return nil }
+        return tape[current].location
     }
 
     /// The text of the current key or string (decoded) or number (exactly as written);
     /// `nil` for other tokens. Allocates a `String`; see ``textEquals(_:)`` and ``withUTF8(_:)``.
     public var text: String? {
         guard let token = currentToken, token.hasText else { return nil }
-        return String(decoding: tokenizer.tape.bytes(of: token), as: UTF8.self)
+        return String(decoding: tape.bytes(of: token), as: UTF8.self)
     }
 
     /// Whether the current key, string or number has exactly this text. Does not allocate.
     public func textEquals(_ other: String) -> Bool {
         guard let token = currentToken, token.hasText else { return false }
-        let bytes = tokenizer.tape.bytes(of: token)
+        let bytes = tape.bytes(of: token)
         var other = other
         return other.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
     }
@@ -249,8 +276,19 @@ public final class JSONReader {
         return try body(tape.bytes(of: token).span)
     }
 
-    /// Bytes read from the input so far.
-    public var bytesRead: Int { tokenizer.bytesReceived }
+    /// Bytes read from the input so far (with background parsing: parsed and handed to the reader).
+    public var bytesRead: Int {
+        switch feed {
+        case .direct: return tokenizer.bytesReceived
+        case .background(let parser): return parser.bytesRead
+        }
+    }
+
+    /// Whether parsing has moved to a background thread (see ``JSONParsingOptions/parsesInBackground``).
+    public var isParsingInBackground: Bool {
+        if case .background = feed { return true }
+        return false
+    }
 
     /// The input's total size in bytes when known in advance (regular files, memory).
     public var totalBytes: Int? { source?.totalSize }
@@ -272,38 +310,47 @@ public final class JSONReader {
     /// Makes sure the tape holds the token at absolute `index`, reading and parsing as needed.
     /// Returns false at the end of the input (or, incremental, when more input is needed).
     func ensureToken(at index: Int) throws -> Bool {
-        while index >= tokenizer.tape.end {
-            if let inputError { throw inputError }
-            if let failure = tokenizer.failure { throw failure }
-            if tokenizer.isFinished { return false }
-            guard let source else {
-                if let failure = tokenizer.failure { throw failure }
-                return false
-            }
+        while index >= tape.end {
+            if let feedError { throw feedError }
             let keep = keepFrom
-            cursorPath.preserveKeys(below: keep, tape: tokenizer.tape)
-            tokenizer.compact(keepingTokensFrom: keep)
-            let space = tokenizer.freeSpace(minimum: chunkSize)
-            let count: Int
-            do {
-                count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
-            } catch {
-                inputError = error
-                throw error
-            }
+            cursorPath.preserveKeys(below: keep, tape: tape)
             // Tokens parsed before an error are still handed out; the error comes when the
             // cursor reaches it, so the token stream does not depend on the chunk size.
             do {
-                if count == 0 {
-                    try tokenizer.finish()
-                } else {
-                    tokenizer.commit(count)
-                    try tokenizer.parseAvailable()
-                }
+                guard try fill(keepingTokensFrom: keep) else { return false }
             } catch {
-                if index < tokenizer.tape.end { return true }
+                feedError = error
+                if index < tape.end { return true }
                 throw error
             }
+        }
+        return true
+    }
+
+    /// Adds tokens to the tape. Returns false when none can come now (the input has ended, or
+    /// an incremental reader needs more input).
+    private func fill(keepingTokensFrom keep: Int) throws -> Bool {
+        if case .background(let parser) = feed {
+            return try parser.receive(into: tape, keepingTokensFrom: keep)
+        }
+        if let failure = tokenizer.failure { throw failure }
+        if tokenizer.isFinished { return false }
+        guard let source else { return false }
+        if mayParseInBackground {
+            mayParseInBackground = false
+            let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source, chunkSize: chunkSize)
+            feed = .background(parser)
+            parser.start()
+            return try parser.receive(into: tape, keepingTokensFrom: keep)
+        }
+        tokenizer.compact(keepingTokensFrom: keep)
+        let space = tokenizer.freeSpace(minimum: chunkSize)
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+        if count == 0 {
+            try tokenizer.finish()
+        } else {
+            tokenizer.commit(count)
+            try tokenizer.parseAvailable()
         }
         return true
     }

@@ -20,6 +20,7 @@ import Darwin
 /// strict UTF-8, and valid surrogate escapes. A failing callback stores a ``PendingError`` and
 /// returns `false`, which cancels the parse; nothing throws through C.
 final class TapeWriter {
+    /// The tape tokens go to. A background parser ships its contents by swapping storage.
     let tape: TokenTape
     let options: JSONParsingOptions
     // Copies of hot option fields, read on every token.
@@ -74,6 +75,11 @@ final class TapeWriter {
     @exclusivity(unchecked) var lastTopLevelBare = false
 
     @exclusivity(unchecked) var pendingError: PendingError?
+
+    /// When a container closes after its start token has left the tape (shipped to a reader on
+    /// another thread), the end index and child count are kept here for the reader to apply.
+    @exclusivity(unchecked) var recordsLatePatches = false
+    @exclusivity(unchecked) var latePatches: [ContainerPatch] = []
 
     init(options: JSONParsingOptions) {
         self.options = options
@@ -225,6 +231,8 @@ final class TapeWriter {
             if tape.contains(open.tokenIndex) {
                 tape[open.tokenIndex].payload = index
                 tape[open.tokenIndex].length = UInt32(truncatingIfNeeded: open.children)
+            } else if recordsLatePatches && open.tokenIndex >= 0 {
+                latePatches.append(ContainerPatch(start: open.tokenIndex, end: index, children: open.children))
             }
         }
         separatorSeen = false

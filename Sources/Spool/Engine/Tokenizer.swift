@@ -39,6 +39,12 @@ final class Tokenizer {
         parser = YajlParser(writer: writer, options: options)
     }
 
+    /// A tokenizer that, on an error, reads a few bytes past it from `source` for context.
+    convenience init(options: JSONParsingOptions, readingAheadFrom source: any ByteSource) {
+        self.init(options: options)
+        readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
+    }
+
     var tape: TokenTape { writer.tape }
 
     /// Validating records no tokens (only what error messages need) and, without comments,
@@ -176,6 +182,24 @@ final class Tokenizer {
 
     // MARK: - Memory
 
+    /// Hands the tape's tokens over for shipping to another thread: moves them into `batch`
+    /// (whose storage the tape takes, emptied) and numbers on from where they ended. Keys of
+    /// open objects that were on the tape are copied first, for error paths.
+    func shipTape(into batch: TokenTape) {
+        let tape = writer.tape
+        writer.preserveKeys(below: tape.end)
+        let (end, arenaEnd) = (tape.end, tape.arenaEnd)
+        tape.swapStorage(with: batch)
+        tape.reset(base: end, arenaBase: arenaEnd)
+    }
+
+    /// Drops input bytes nobody needs any more.
+    func compactWindow() {
+        let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
+        writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
+        writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+    }
+
     /// Drops tokens below `index` from the tape and input bytes nobody needs any more.
     func compact(keepingTokensFrom index: Int) {
         if index > tape.base {
@@ -184,9 +208,7 @@ final class Tokenizer {
         }
         if tape.count == 0 { tape.shrinkIfOversized() }
         // Keep the unfinished token, and a little context before it for error excerpts.
-        let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
-        writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
-        writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+        compactWindow()
     }
 
     // MARK: - Errors

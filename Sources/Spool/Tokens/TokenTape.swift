@@ -155,6 +155,52 @@ final class TokenTape {
         }
     }
 
+    /// Exchanges everything this tape holds (storage, numbering, counts) with `other`.
+    func swapStorage(with other: TokenTape) {
+        swap(&tokens, &other.tokens)
+        swap(&tokenCapacity, &other.tokenCapacity)
+        swap(&base, &other.base)
+        swap(&count, &other.count)
+        swap(&arena, &other.arena)
+        swap(&arenaCapacity, &other.arenaCapacity)
+        swap(&arenaBase, &other.arenaBase)
+        swap(&arenaCount, &other.arenaCount)
+        generation &+= 1
+        other.generation &+= 1
+    }
+
+    /// Empties the tape and continues its numbering at the given absolute token index and arena
+    /// offset (where the tape it replaces ended).
+    func reset(base: Int, arenaBase: Int) {
+        generation &+= 1
+        self.base = base
+        count = 0
+        self.arenaBase = arenaBase
+        arenaCount = 0
+    }
+
+    /// Absolute arena offset one past the last text byte.
+    var arenaEnd: Int { arenaBase &+ arenaCount }
+
+    /// Appends the tokens and text of `batch`, which must continue this tape's numbering (its
+    /// first token and first text byte come right after this tape's last ones). An empty tape
+    /// adopts the batch's numbering.
+    func append(contentsOf batch: TokenTape) {
+        if count == 0 && arenaCount == 0 {
+            base = batch.base
+            arenaBase = batch.arenaBase
+        }
+        guard base &+ count == batch.base, arenaBase &+ arenaCount == batch.arenaBase else { return }
+        if count &+ batch.count > tokenCapacity { growTokens(toFit: batch.count) }
+        (tokens + count).update(from: batch.tokens, count: batch.count)
+        count &+= batch.count
+        if batch.arenaCount > 0 {
+            if arenaCount &+ batch.arenaCount > arenaCapacity { growArena(toFit: batch.arenaCount) }
+            (arena + arenaCount).update(from: batch.arena, count: batch.arenaCount)
+            arenaCount &+= batch.arenaCount
+        }
+    }
+
     /// Releases memory beyond the default capacities after an unusually large element.
     func shrinkIfOversized(tokenLimit: Int = 1 << 16, arenaLimit: Int = 1 << 20) {
         if tokenCapacity > tokenLimit && count * 4 < tokenLimit {
@@ -174,8 +220,9 @@ final class TokenTape {
     }
 
     @inline(never)
-    private func growTokens() {
-        let newCapacity = tokenCapacity * 2
+    private func growTokens(toFit extra: Int = 1) {
+        var newCapacity = tokenCapacity * 2
+        while newCapacity < count + extra { newCapacity *= 2 }
         let fresh = UnsafeMutablePointer<RawToken>.allocate(capacity: newCapacity)
         fresh.moveInitialize(from: tokens, count: count)
         tokens.deallocate()

@@ -1,0 +1,135 @@
+import Dispatch
+import Synchronization
+
+/// Reads and parses on a background thread while the reader consumes tokens on its own.
+///
+/// ```
+///  background thread                         reader's thread
+///  read(2) ─▶ yajl ─▶ writer's tape ──ship──▶ [batch][batch][batch] ──receive──▶ reader's tape
+///                      (swapped for an          ring of 3, each a TokenTape       (appended, same
+///                       empty batch tape)       + container patches               absolute numbering)
+/// ```
+///
+/// Parsing costs about as much as yajl itself and a reader's work (pulling tokens, decoding
+/// models) comes on top; on two cores the two overlap. Memory stays bounded: at most three
+/// batches (one input chunk's tokens each) are in flight.
+///
+/// Everything the producer touches (tokenizer, source, the batch it fills) belongs to the
+/// background thread between `free.wait()` and `ready.signal()`; the semaphores order every
+/// hand-over, which is why this type is `@unchecked Sendable`. Errors travel with the batch
+/// that ends with them, so the reader sees every good token first, exactly as without a thread.
+final class BackgroundParser: @unchecked Sendable {
+    /// One shipment of tokens.
+    final class Batch {
+        let tape = TokenTape(tokenCapacity: 2048, arenaCapacity: 16 * 1024)
+        var patches: [ContainerPatch] = []
+        var bytesRead = 0
+        var topLevelCount = 0
+        var error: (any Error)?
+        var isLast = false
+    }
+
+    private let batches: [Batch]
+    /// Batches filled and not yet received.
+    private let ready = DispatchSemaphore(value: 0)
+    /// Batches free for the producer. Created at 0 and signalled up: libdispatch traps when a
+    /// semaphore is freed below the value it was created with, which a cancelled run can leave.
+    private let free = DispatchSemaphore(value: 0)
+    private let cancelled = Atomic<Bool>(false)
+
+    // Producer's.
+    private let tokenizer: Tokenizer
+    private let source: any ByteSource
+    private let chunkSize: Int
+    private var produceIndex = 0
+
+    // Consumer's.
+    private var consumeIndex = 0
+    private(set) var isFinished = false
+    private(set) var bytesRead = 0
+    private(set) var topLevelCount = 0
+
+    init(tokenizer: Tokenizer, source: any ByteSource, chunkSize: Int, depth: Int = 3) {
+        self.tokenizer = tokenizer
+        self.source = source
+        self.chunkSize = chunkSize
+        batches = (0..<depth).map { _ in Batch() }
+        for _ in 0..<depth { free.signal() }
+        tokenizer.writer.recordsLatePatches = true
+    }
+
+    /// Starts the background thread. It keeps this object alive until it has finished.
+    func start() {
+        DispatchQueue.global(qos: .userInitiated).async { self.produce() }
+    }
+
+    /// Asks the background thread to stop at its next step. Does not wait for it: it may be
+    /// blocked in `read(2)` on a pipe, and owns everything it touches.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        free.signal()
+    }
+
+    // MARK: - Producer
+
+    private func produce() {
+        var finished = false
+        while !finished {
+            free.wait()
+            if cancelled.load(ordering: .acquiring) { return }
+            let batch = batches[produceIndex]
+            do {
+                // One chunk's tokens per batch, more while a long token is held back.
+                repeat {
+                    if cancelled.load(ordering: .acquiring) { return }
+                    tokenizer.compactWindow()
+                    let space = tokenizer.freeSpace(minimum: chunkSize)
+                    let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+                    if count == 0 {
+                        try tokenizer.finish()
+                        finished = true
+                    } else {
+                        tokenizer.commit(count)
+                        try tokenizer.parseAvailable()
+                    }
+                } while !finished && tokenizer.tape.count == 0
+            } catch {
+                batch.error = error
+                finished = true
+            }
+            tokenizer.shipTape(into: batch.tape)
+            swap(&batch.patches, &tokenizer.writer.latePatches)
+            batch.bytesRead = tokenizer.bytesReceived
+            batch.topLevelCount = tokenizer.writer.topLevelCount
+            batch.isLast = finished
+            produceIndex = (produceIndex + 1) % batches.count
+            ready.signal()
+        }
+    }
+
+    // MARK: - Consumer
+
+    /// Waits for the next batch and appends it to `tape` (after dropping tokens below `keep`).
+    /// Returns false once the last batch has been received. Throws the error a batch ends with,
+    /// after appending its tokens.
+    func receive(into tape: TokenTape, keepingTokensFrom keep: Int) throws -> Bool {
+        guard !isFinished else { return false }
+        ready.wait()
+        let batch = batches[consumeIndex]
+        tape.discard(below: keep)
+        if tape.count == 0 { tape.shrinkIfOversized() }
+        tape.append(contentsOf: batch.tape)
+        for patch in batch.patches { patch.apply(to: tape) }
+        bytesRead = batch.bytesRead
+        topLevelCount = batch.topLevelCount
+        isFinished = batch.isLast
+        let error = batch.error
+        batch.error = nil
+        batch.patches.removeAll(keepingCapacity: true)
+        batch.tape.reset(base: batch.tape.end, arenaBase: batch.tape.arenaEnd)
+        consumeIndex = (consumeIndex + 1) % batches.count
+        free.signal()
+        if let error { throw error }
+        return true
+    }
+}

@@ -1,0 +1,16 @@
+/// The end of a container whose start token is on a different tape: applied by the reader once
+/// it holds both (see ``BackgroundParser``).
+struct ContainerPatch {
+    /// Absolute index of the container's start token.
+    var start: Int
+    /// Absolute index of its end token.
+    var end: Int
+    var children: Int
+
+    /// Records the end in the start token, if `tape` still holds it.
+    func apply(to tape: TokenTape) {
+        guard tape.contains(start) else { return }
+        tape[start].payload = end
+        tape[start].length = UInt32(truncatingIfNeeded: children)
+    }
+}

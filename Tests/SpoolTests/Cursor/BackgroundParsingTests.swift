@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import Spool
+
+@Suite("Background parsing")
+struct BackgroundParsingTests {
+    static func outcome(_ bytes: [UInt8], chunkSize: Int, inBackground: Bool) -> (ReadOutcome, Bool) {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        options.parsesInBackground = inBackground
+        let reader = JSONReader(bytes: bytes, options: options)
+        var outcome = ReadOutcome()
+        do {
+            while let token = try reader.next() {
+                let text = reader.withUTF8 { span in (0..<span.count).map { span[$0] } }
+                outcome.tokens.append(
+                    TokenRecord(token: token, text: text, location: reader.location ?? .init(byteOffset: -1, line: 0, column: 0),
+                                path: reader.path.description))
+            }
+        } catch {
+            outcome.error = error as? ParseError
+        }
+        return (outcome, reader.isParsingInBackground)
+    }
+
+    @Test(arguments: [1, 5])
+    func sameTokensAndErrorsAsOnTheReadersThread(_ chunkSize: Int) {
+        for name in ConformanceTests.all {
+            let bytes = Fixtures.bytes(name)
+            let (direct, _) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: false)
+            let (background, used) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: true)
+            #expect(background == direct, "\(name)")
+            #expect(used == (bytes.count > 4 * chunkSize), "\(name): \(bytes.count) bytes")
+        }
+    }
+
+    @Test func skipsLargeContainersAcrossBatches() throws {
+        let inner = "[" + (0..<5000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
+        var options = JSONParsingOptions()
+        options.chunkSize = 256
+        let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options)
+        #expect(try reader.next() == .objectStart)
+        #expect(try reader.next() == .key)
+        try reader.skipValue()
+        #expect(reader.isParsingInBackground)
+        #expect(try reader.next() == .key)
+        #expect(reader.textEquals("after"))
+        #expect(reader.path == ["after"])
+    }
+
+    @Test func droppingAReaderEarlyStopsTheBackgroundThread() async throws {
+        let text = "[" + Array(repeating: #"{"a": [1, 2, 3], "b": "x"}"#, count: 50_000).joined(separator: ",") + "]"
+        var options = JSONParsingOptions()
+        options.chunkSize = 1024
+        weak var parser: BackgroundParser?
+        do {
+            let reader = JSONReader(string: text, options: options)
+            for _ in 0..<10 { _ = try reader.next() }
+            if case .background(let running) = reader.feed { parser = running }
+            #expect(parser != nil)
+            #expect(reader.bytesRead < text.utf8.count / 10)  // it read only a prefix
+        }
+        for _ in 0..<200 where parser != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(parser == nil)
+    }
+
+    @Test func aBlockedPipeDoesNotHangTheReader() async throws {
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data(#"[1, 2, 3, "#.utf8))
+        weak var parser: BackgroundParser?
+        do {
+            let reader = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor)
+            #expect(try reader.next() == .arrayStart)
+            #expect(try reader.next() == .number)
+            if case .background(let running) = reader.feed { parser = running }
+            #expect(parser != nil)
+        }  // the reader is gone while its thread waits in read(2)
+        try pipe.fileHandleForWriting.close()
+        for _ in 0..<200 where parser != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(parser == nil)
+    }
+}
