@@ -18,7 +18,10 @@ import Foundation
 ///
 /// yajl parses a chunk at a time onto a compact token tape; the reader pulls tokens off it and
 /// drops them once passed, so memory stays bounded by the chunk size (plus the longest token),
-/// whatever the size of the input. Every token has its logical ``path`` and source
+/// whatever the size of the input. For a file, descriptor or memory larger than four chunks,
+/// reading and parsing run on a background thread at most three chunks ahead of the reader
+/// (``JSONParsingOptions/parsesInBackground``); the tokens, errors and memory bound are the
+/// same either way. Every token has its logical ``path`` and source
 /// ``location``. Key and string text is compared without allocating (``textEquals(_:)``,
 /// ``withUTF8(_:)``); a `String` is made only when ``text`` is asked for.
 ///
