@@ -26,20 +26,21 @@ extension TapeWriter {
     }
 
     @inline(__always)
-    func validateString(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
+    func validateString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         if needsFullStringCheck(bytes, count: count) {
-            return didParseString(bytes, count: count, consumed: consumed)
+            return didParseString(bytes, count: count)
         }
-        leanValueDone(end: chunkBase &+ consumed)
+        guard let (_, end, _) = stringBounds(bytes, count: count) else { return false }
+        leanValueDone(end: end)
         return true
     }
 
     @inline(__always)
-    func validateKey(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
+    func validateKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         if needsFullStringCheck(bytes, count: count) {
-            return didParseKey(bytes, count: count, consumed: consumed)
+            return didParseKey(bytes, count: count)
         }
-        let end = chunkBase &+ consumed
+        guard let (_, end, _) = stringBounds(bytes, count: count) else { return false }
         let top = stack.top
         top.pointee.keyToken = -1
         top.pointee.keySourceLow = scanPos
@@ -57,11 +58,12 @@ extension TapeWriter {
     }
 
     @inline(__always)
-    func validateNumber(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
+    func validateNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         if stack.count == 0 || finishing || count > maxNumberLength {
-            return didParseNumber(bytes, count: count, consumed: consumed)
+            return didParseNumber(bytes, count: count)
         }
-        leanValueDone(end: chunkBase &+ consumed)
+        guard let (_, end) = numberBounds(bytes, count: count) else { return false }
+        leanValueDone(end: end)
         return true
     }
 

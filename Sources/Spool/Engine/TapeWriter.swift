@@ -36,8 +36,11 @@ final class TapeWriter {
     @exclusivity(unchecked) var recordsValues = true
 
     @exclusivity(unchecked) var window: InputWindow
-    /// Absolute offset of the first byte of the current `yajl_parse` call.
+    /// Absolute offset of the first byte of the current `yajl_parse` call, and that call's
+    /// buffer: yajl hands escape-free strings and numbers as pointers into it.
     @exclusivity(unchecked) var chunkBase = 0
+    @exclusivity(unchecked) var chunkPointer = UnsafeRawPointer(bitPattern: 1)
+    @exclusivity(unchecked) var chunkLength = 0
     /// True inside `yajl_complete_parse`, whose offsets refer to a private buffer.
     @exclusivity(unchecked) var finishing = false
     /// Where the token completed by `yajl_complete_parse` (a trailing number) starts.
@@ -126,6 +129,39 @@ final class TapeWriter {
             return (quote, false)
         }
         return (openingQuote(end: end), true)
+    }
+
+    /// Where yajl's `bytes` lie in the current chunk, if they point into it (then the token's
+    /// text is verbatim in the input: no escapes, not split across chunks).
+    @inline(__always)
+    private func chunkOffset(of bytes: UnsafeRawPointer?) -> Int? {
+        guard !allowsComments, let bytes, let chunkPointer else { return nil }
+        let offset = bytes - chunkPointer
+        return UInt(bitPattern: offset) < UInt(bitPattern: chunkLength) ? offset : nil
+    }
+
+    /// A string's or key's start (its opening quote), end (past its closing quote) and whether
+    /// its source has escapes.
+    @inline(__always)
+    func stringBounds(_ bytes: UnsafeRawPointer?, count: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
+        if let offset = chunkOffset(of: bytes) {
+            let content = chunkBase &+ offset
+            return (content &- 1, content &+ count &+ 1, false)
+        }
+        let end = tokenEnd(bytesConsumedByYajl)
+        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return nil }
+        return (start, end, hasEscapes)
+    }
+
+    /// A number's start and end.
+    @inline(__always)
+    func numberBounds(_ bytes: UnsafeRawPointer?, count: Int) -> (start: Int, end: Int)? {
+        if let offset = chunkOffset(of: bytes) {
+            let start = chunkBase &+ offset
+            return (start, start &+ count)
+        }
+        guard let start = fixedStart(end: tokenEnd(bytesConsumedByYajl), length: count) else { return nil }
+        return (start, start &+ count)
     }
 
     /// Searches backwards for the `"` that opens the string ending at `end`: the first quote
@@ -241,9 +277,8 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseKey(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
-        let end = tokenEnd(consumed)
-        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return false }
+    func didParseKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else { return false }
         var index = -1
         if recordsValues {
             if end &- start &- 2 > maxStringLength {
@@ -276,9 +311,8 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseString(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
-        let end = tokenEnd(consumed)
-        guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return false }
+    func didParseString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else { return false }
         if recordsValues {
             if end &- start &- 2 > maxStringLength {
                 failStringTooLong(at: start)
@@ -300,9 +334,8 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseNumber(_ bytes: UnsafeRawPointer?, count: Int, consumed: Int) -> Bool {
-        let end = tokenEnd(consumed)
-        guard let start = fixedStart(end: end, length: count) else { return false }
+    func didParseNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
+        guard let (start, _) = numberBounds(bytes, count: count) else { return false }
         if count > maxNumberLength {
             failNumberTooLong(at: start)
             return false

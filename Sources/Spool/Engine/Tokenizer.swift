@@ -101,7 +101,11 @@ final class Tokenizer {
         writer.chunkBase = start
         writer.extendParseLimit(to: end)
         if end > start {
-            let status = parser.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start)
+            let chunk = UnsafePointer(writer.window.pointer(at: start))
+            writer.chunkPointer = UnsafeRawPointer(chunk)
+            writer.chunkLength = end - start
+            defer { writer.chunkLength = 0 }
+            let status = parser.parse(chunk, count: end - start)
             parsedEnd = end
             switch status {
             case .ok:

@@ -93,15 +93,15 @@ final class YajlParser {
         }
         callbacks.yajl_number = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didParseNumber(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_string = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didParseString(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_map_key = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didParseKey(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_start_map = { context in
             guard let context else { return 0 }
@@ -136,15 +136,15 @@ extension YajlParser {
         }
         callbacks.yajl_number = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateNumber(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateNumber(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_string = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateString(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateString(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_map_key = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateKey(UnsafeRawPointer(bytes), count: count, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateKey(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_start_map = { context in
             guard let context else { return 0 }
@@ -164,6 +164,12 @@ extension YajlParser {
         }
         return callbacks
     }
+}
+
+extension TapeWriter {
+    /// yajl's offset just past the token being reported, in the current chunk (asked only when
+    /// a token's position cannot be derived from the pointer yajl hands over).
+    var bytesConsumedByYajl: Int { yajl_get_bytes_consumed(handle) }
 }
 
 // Free functions, so the C callbacks capture nothing.
