@@ -25,36 +25,14 @@ enum StringChecks {
             bits |= raw8.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             return bits & 0x8080_8080_8080_8080 == 0
         }
+        if count >= 4 {
+            // Two overlapping 4-byte loads cover 4 to 7 bytes.
+            let word = raw8.loadUnaligned(as: UInt32.self) | raw8.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            return word & 0x8080_8080 == 0
+        }
         var bits: UInt8 = 0
         for i in 0..<count { bits |= start[i] }
         return bits & 0x80 == 0
-    }
-
-    /// Whether every byte is below 0x80 and none is `?`, checked 8 bytes at a time.
-    @inline(__always)
-    static func isPlainASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = text.baseAddress else { return true }
-        let count = text.count
-        let raw = UnsafeRawPointer(start)
-        if count >= 8 {
-            var i = 0
-            var seen = false
-            while i &+ 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                seen = seen || word & 0x8080_8080_8080_8080 != 0 || hasByte(word, 0x3F)
-                i &+= 8
-            }
-            let tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            return !(seen || tail & 0x8080_8080_8080_8080 != 0 || hasByte(tail, 0x3F))
-        }
-        if count >= 4 {
-            // Two overlapping 4-byte loads cover 4 to 7 bytes.
-            let word = UInt64(raw.loadUnaligned(as: UInt32.self))
-                | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
-            return word & 0x8080_8080_8080_8080 == 0 && !hasByte(word, 0x3F)
-        }
-        for i in 0..<count where start[i] >= 0x80 || start[i] == 0x3F { return false }
-        return true
     }
 
     /// Returns the first problem in `raw` (the bytes between the quotes), or `nil`.

@@ -1,18 +1,23 @@
 /// Lean callbacks for validating without recording tokens (``JSONReader/skipToEnd()``).
 ///
-/// They handle the common case, an event inside a container whose text is plain ASCII
-/// without `?` and well within the limits, by updating only what an error message would need
-/// (element counts, the current key's position, open containers). Everything else goes to the
-/// full handlers: top-level values, the depth limit, long text, and any string with a byte
-/// above 0x7F or a `?` (yajl's output for a bad surrogate escape always has one of them).
-/// Not used when comments are allowed.
+/// They handle the common case, an event inside a container whose text is plain ASCII,
+/// verbatim in the current chunk (yajl hands such text as a pointer into it, so it had no
+/// escapes) and within the limits, by updating only what an error message would need (element
+/// counts, the current key's position, open containers). Everything else goes to the full
+/// handlers: top-level values, the depth limit, long text, escaped or non-ASCII text, text
+/// split across chunks. Not used when comments are allowed.
 extension TapeWriter {
-    /// Whether a string needs the full handler's checks.
+    /// The end of a string or key that needs no checks beyond yajl's, or nil when the full
+    /// handler must look at it.
     @inline(__always)
-    private func needsFullStringCheck(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        if stack.count == 0 || count &* 6 &+ 12 > maxStringLength { return true }
-        guard let bytes else { return false }
-        return !StringChecks.isPlainASCII(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count))
+    private func leanStringEnd(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
+        guard stack.count > 0, count <= maxStringLength, let bytes, let offset = chunkOffset(of: bytes) else {
+            return nil
+        }
+        if validatesUTF8 && !StringChecks.isASCII(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)) {
+            return nil
+        }
+        return chunkBase &+ offset &+ count &+ 1
     }
 
     @inline(__always)
@@ -27,20 +32,14 @@ extension TapeWriter {
 
     @inline(__always)
     func validateString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        if needsFullStringCheck(bytes, count: count) {
-            return didParseString(bytes, count: count)
-        }
-        guard let (_, end, _) = stringBounds(bytes, count: count) else { return false }
+        guard let end = leanStringEnd(bytes, count: count) else { return didParseString(bytes, count: count) }
         leanValueDone(end: end)
         return true
     }
 
     @inline(__always)
     func validateKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        if needsFullStringCheck(bytes, count: count) {
-            return didParseKey(bytes, count: count)
-        }
-        guard let (_, end, _) = stringBounds(bytes, count: count) else { return false }
+        guard let end = leanStringEnd(bytes, count: count) else { return didParseKey(bytes, count: count) }
         let top = stack.top
         top.pointee.keyToken = -1
         top.pointee.keySourceLow = scanPos

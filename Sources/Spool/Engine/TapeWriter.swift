@@ -134,7 +134,7 @@ final class TapeWriter {
     /// Where yajl's `bytes` lie in the current chunk, if they point into it (then the token's
     /// text is verbatim in the input: no escapes, not split across chunks).
     @inline(__always)
-    private func chunkOffset(of bytes: UnsafeRawPointer?) -> Int? {
+    func chunkOffset(of bytes: UnsafeRawPointer?) -> Int? {
         guard !allowsComments, let bytes, let chunkPointer else { return nil }
         let offset = bytes - chunkPointer
         return UInt(bitPattern: offset) < UInt(bitPattern: chunkLength) ? offset : nil
