@@ -71,6 +71,7 @@ def main():
         ("spool validate", lambda f: [spool, "validate", "--quiet", f]),
         ("JSONReader, every token", lambda f: [bench, "cursor", f]),
         ("JSONReader, every token + text", lambda f: [bench, "cursor-text", f]),
+        ("JSONReader, one thread", lambda f: [bench, "cursor-direct", f]),
     ]
     print(f"{'size':>6}  {'contender':<32} {'median s':>9} {'MB/s':>7} {'vs yajl':>8} {'peak RSS':>9}")
     for size in args.sizes:

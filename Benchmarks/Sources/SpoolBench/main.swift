@@ -12,14 +12,17 @@ import Darwin
 /// - `yajl`: raw yajl with counting callbacks (the peer).
 /// - `cursor`: Spool's JSONReader pulling every token (kinds only).
 /// - `cursor-text`: the same, also reading the bytes of every key, string and number.
+/// - `cursor-direct`: `cursor` with parsing on the reader's own thread (`parsesInBackground = false`).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(code)
 }
 
-func pullEveryToken(_ path: String, readText: Bool) throws -> (tokens: Int, tally: Int) {
-    let reader = try JSONReader(contentsOfFile: path)
+func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) throws -> (tokens: Int, tally: Int) {
+    var options = JSONParsingOptions()
+    options.parsesInBackground = inBackground
+    let reader = try JSONReader(contentsOfFile: path, options: options)
     var tokens = 0
     var tally = 0
     while let token = try reader.next() {
@@ -35,7 +38,7 @@ func pullEveryToken(_ path: String, readText: Bool) throws -> (tokens: Int, tall
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text FILE", code: 64) }
+guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct FILE", code: 64) }
 let mode = arguments[1]
 let path = arguments[2]
 
@@ -44,9 +47,10 @@ case "yajl":
     let events = raw_yajl_count_events(path, 65_536)
     guard events >= 0 else { fail("yajl: failed", code: 1) }
     print("events \(events)")
-case "cursor", "cursor-text":
+case "cursor", "cursor-text", "cursor-direct":
     do {
-        let (tokens, tally) = try pullEveryToken(path, readText: mode == "cursor-text")
+        let (tokens, tally) = try pullEveryToken(
+            path, readText: mode == "cursor-text", inBackground: mode != "cursor-direct")
         print("events \(tokens) tally \(tally)")
     } catch {
         fail("\(mode): \(error)", code: 1)
