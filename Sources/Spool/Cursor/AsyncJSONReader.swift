@@ -12,7 +12,7 @@
 /// bytes. Byte sequences are gathered into chunks of ``JSONParsingOptions/chunkSize`` before
 /// parsing. Like ``JSONReader``, it is a single-task object.
 public final class AsyncJSONReader {
-    private let reader: JSONReader
+    let reader: JSONReader
     private let nextChunk: () async throws -> [UInt8]?
 
     /// Reads from an asynchronous sequence of bytes.

@@ -28,19 +28,44 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Zero or one component inline (the common `e <| "name"` allocates nothing), more in an array.
+    enum Storage: Hashable, Sendable {
+        case empty
+        case one(Component)
+        case many([Component])
+    }
+
+    var storage: Storage
+
     /// The steps of the path, outermost first.
-    public var components: [Component]
+    public var components: [Component] {
+        get {
+            switch storage {
+            case .empty: return []
+            case .one(let component): return [component]
+            case .many(let components): return components
+            }
+        }
+        set { self = JSONKeyPath(newValue) }
+    }
 
     /// Creates a path from its components.
     public init(_ components: [Component]) {
-        self.components = components
+        switch components.count {
+        case 0: storage = .empty
+        case 1: storage = .one(components[0])
+        default: storage = .many(components)
+        }
     }
 
     /// The empty path, which designates the value itself (the document root, for a whole document).
     public static let root = JSONKeyPath([])
 
     /// Whether the path has no components.
-    public var isEmpty: Bool { components.isEmpty }
+    public var isEmpty: Bool {
+        if case .empty = storage { return true }
+        return false
+    }
 
     /// A path that continues `lhs` with the components of `rhs`.
     public static func + (lhs: JSONKeyPath, rhs: JSONKeyPath) -> JSONKeyPath {
@@ -104,7 +129,7 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
 extension JSONKeyPath: ExpressibleByStringLiteral {
     /// A path of exactly one key; dots are part of the key.
     public init(stringLiteral key: String) {
-        self.init([.key(key)])
+        storage = .one(.key(key))
     }
 }
 

@@ -1,0 +1,212 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Ready-made date transformers. None goes through `DateFormatter` (on Linux one formatter
+/// call costs more than decoding a whole record); fixed formats are parsed from the bytes.
+///
+/// ```swift
+/// birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))
+/// ```
+public enum DateTransformers {
+    /// ISO 8601 / RFC 3339 date-times: `2016-01-01T12:30:00Z`, with optional fractional
+    /// seconds (`.5`, `.123456`) and a `Z` or `±hh:mm` / `±hhmm` offset.
+    public static let iso8601 = Transformer<String, Date> { text in
+        guard let date = ISO8601Parser.parse(text) else { throw DateError(text: text, format: "ISO 8601") }
+        return date
+    }
+
+    /// A fixed-width pattern in UTC, e.g. `yyyy-MM-dd`, `MM-dd-yyyy`, `yyyy-MM-dd HH:mm:ss`.
+    /// Fields: `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS`; any other character must match itself.
+    public static func pattern(_ pattern: String) -> Transformer<String, Date> {
+        let fields = DatePattern(pattern)
+        return Transformer { text in
+            guard let date = fields.parse(text) else { throw DateError(text: text, format: pattern) }
+            return date
+        }
+    }
+
+    /// A number of seconds since 1970-01-01T00:00:00Z.
+    public static let secondsSince1970 = Transformer<Double, Date> { Date(timeIntervalSince1970: $0) }
+
+    /// A number of milliseconds since 1970-01-01T00:00:00Z.
+    public static let millisecondsSince1970 = Transformer<Double, Date> { Date(timeIntervalSince1970: $0 / 1000) }
+}
+
+/// A date string that does not match its format.
+public struct DateError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text that failed.
+    public var text: String
+    /// The format it was expected in.
+    public var format: String
+    /// `invalid date "1967-13-01" (expected yyyy-MM-dd)`.
+    public var description: String { "invalid date \(JSONKeyPath.quoted(text)) (expected \(format))" }
+}
+
+/// Calendar arithmetic for the proleptic Gregorian calendar in UTC.
+enum CivilDate {
+    /// Days from 1970-01-01 to the given date (Howard Hinnant's `days_from_civil`).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func isValid(year: Int, month: Int, day: Int) -> Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= lengths[month - 1]
+    }
+
+    static func date(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, fraction: Double = 0,
+        offsetSeconds: Int = 0
+    ) -> Date? {
+        guard isValid(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
+            (0...60).contains(second)
+        else { return nil }
+        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}
+
+/// A compiled fixed-width date pattern.
+struct DatePattern: Sendable {
+    enum Part: Sendable {
+        case field(Character, width: Int)
+        case literal(UInt8)
+    }
+
+    let parts: [Part]
+    let length: Int
+
+    init(_ pattern: String) {
+        var parts: [Part] = []
+        var characters = Array(pattern)
+        var i = 0
+        var length = 0
+        while i < characters.count {
+            let c = characters[i]
+            if "yMdHmsS".contains(c) {
+                var width = 1
+                while i + width < characters.count && characters[i + width] == c { width += 1 }
+                parts.append(.field(c, width: width))
+                length += width
+                i += width
+            } else {
+                for byte in String(c).utf8 {
+                    parts.append(.literal(byte))
+                    length += 1
+                }
+                i += 1
+            }
+        }
+        characters.removeAll()
+        self.parts = parts
+        self.length = length
+    }
+
+    func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == length else { return nil }
+            var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
+            var fraction = 0.0
+            var i = 0
+            for part in parts {
+                switch part {
+                case .literal(let byte):
+                    guard bytes[i] == byte else { return nil }
+                    i += 1
+                case .field(let field, let width):
+                    var value = 0
+                    for k in 0..<width {
+                        let digit = bytes[i + k] &- UInt8(ascii: "0")
+                        guard digit <= 9 else { return nil }
+                        value = value * 10 + Int(digit)
+                    }
+                    i += width
+                    switch field {
+                    case "y": year = value
+                    case "M": month = value
+                    case "d": day = value
+                    case "H": hour = value
+                    case "m": minute = value
+                    case "s": second = value
+                    default: fraction = Double(value) / pow10(width)
+                    }
+                }
+            }
+            return CivilDate.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
+        }
+    }
+
+    private func pow10(_ exponent: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+}
+
+/// RFC 3339 date-times, parsed from the bytes.
+enum ISO8601Parser {
+    static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { b -> Date? in
+            func number(_ at: Int, _ width: Int) -> Int? {
+                guard at + width <= b.count else { return nil }
+                var value = 0
+                for k in 0..<width {
+                    let digit = b[at + k] &- UInt8(ascii: "0")
+                    guard digit <= 9 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard b.count >= 20, let year = number(0, 4), b[4] == UInt8(ascii: "-"), let month = number(5, 2),
+                b[7] == UInt8(ascii: "-"), let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+                let hour = number(11, 2), b[13] == UInt8(ascii: ":"), let minute = number(14, 2),
+                b[16] == UInt8(ascii: ":"), let second = number(17, 2)
+            else { return nil }
+            var i = 19
+            var fraction = 0.0
+            if b[i] == UInt8(ascii: ".") {
+                i += 1
+                var scale = 0.1
+                let digitsStart = i
+                while i < b.count, b[i] &- UInt8(ascii: "0") <= 9 {
+                    fraction += Double(b[i] &- UInt8(ascii: "0")) * scale
+                    scale /= 10
+                    i += 1
+                }
+                guard i > digitsStart else { return nil }
+            }
+            guard i < b.count else { return nil }
+            var offset = 0
+            switch b[i] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                i += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+                guard let hours = number(i + 1, 2) else { return nil }
+                var minutesAt = i + 3
+                if minutesAt < b.count && b[minutesAt] == UInt8(ascii: ":") { minutesAt += 1 }
+                guard let minutes = number(minutesAt, 2), hours <= 23, minutes <= 59 else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+                i = minutesAt + 2
+            default:
+                return nil
+            }
+            guard i == b.count else { return nil }
+            return CivilDate.date(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction,
+                offsetSeconds: offset)
+        }
+    }
+}

@@ -1,0 +1,410 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One JSON value of a decoded document (an object, array or scalar), read straight from the
+/// token tape: no dictionary, no `Any`.
+///
+/// A model's ``JSONDecodable/decode(_:)`` receives an extractor for its JSON object and reads
+/// fields with the operators or their named twins:
+///
+/// ```swift
+/// static func decode(_ e: Extractor) throws -> Band {
+///     try Band(
+///         name: e <| "name",                          // e.value("name")
+///         homepage: e <|? "homepage",                 // e.valueOptional("homepage")
+///         members: e <|| "members",                   // e.array("members")
+///         city: e <|? ["location", "city"]            // nested key paths
+///     )
+/// }
+/// ```
+///
+/// Missing keys, `null` and wrong types stay distinct: ``value(_:)`` throws a ``DecodeError``
+/// for each (codes `.missingKey`, `.null`, `.typeMismatch`); ``valueOptional(_:)`` gives `nil`
+/// for a missing key or `null` and throws for a wrong type. Every error carries the full key
+/// path from the document root, with array indices, and the value's source location.
+///
+/// An extractor is valid while its document's tokens are held: for `decodeValue(from:)`, as
+/// long as the extractor exists; for a streamed element, until the stream moves on (a later
+/// use throws a `.custom` error instead of reading stale data).
+public struct Extractor {
+    let context: DecodingContext
+    /// Absolute tape index of the value's first token.
+    let index: Int
+
+    init(context: DecodingContext, index: Int) {
+        self.context = context
+        self.index = index
+    }
+
+    var tape: TokenTape { context.tape }
+
+    // MARK: - About this value
+
+    /// The path of this value from the document root, e.g. `objects[1].members[0]`.
+    public var keyPath: JSONKeyPath { context.path(of: index) }
+
+    /// Where this value starts in the input.
+    public var location: SourceLocation? { context.isValid ? tape[index].location : nil }
+
+    /// The kind of this value's first token: `.objectStart`, `.arrayStart`, `.string`, ...
+    public var token: JSONToken? { context.isValid ? tape[index].publicKind : nil }
+
+    /// Whether this value is `null`.
+    public var isNull: Bool { context.isValid && tape[index].kind == .null }
+
+    // MARK: - Reading fields
+
+    /// The value at `keyPath`, decoded as `T`.
+    /// - Throws: ``DecodeError`` with code `.missingKey` when the path leads nowhere, `.null`
+    ///   when the value is `null` (unless `T` is optional), `.typeMismatch` when it has another
+    ///   type; errors thrown by `T.decode` are wrapped with the value's path and location.
+    public func value<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> T {
+        switch try resolve(keyPath) {
+        case .found(let target): return try decode(T.self, at: target)
+        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: T.self)
+        case .null(let target): throw mismatchError(at: target, expected: T.self)
+        }
+    }
+
+    /// The value at `keyPath` decoded as `T`, or `nil` when the path leads nowhere or to `null`.
+    /// - Throws: ``DecodeError`` when the value exists with another type, or `T.decode` fails.
+    public func valueOptional<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> T? {
+        guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
+        return try decode(T.self, at: target)
+    }
+
+    /// The value at `keyPath` decoded as `T`, or `defaultValue` when the path leads nowhere or
+    /// to `null`. A value of another type still throws.
+    public func value<T: JSONDecodable>(_ keyPath: JSONKeyPath, default defaultValue: @autoclosure () -> T) throws -> T {
+        try valueOptional(keyPath) ?? defaultValue()
+    }
+
+    /// The value at `keyPath` decoded as `From` and converted by `transformer`; an error from the
+    /// transformer is reported at that value's path and location.
+    ///
+    /// ```swift
+    /// birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))
+    /// ```
+    public func value<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To {
+        switch try resolve(keyPath) {
+        case .found(let target): return try transform(at: target, transformer)
+        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: From.self)
+        case .null(let target): throw mismatchError(at: target, expected: From.self)
+        }
+    }
+
+    /// Like ``value(_:_:)``, but `nil` when the path leads nowhere or to `null`.
+    public func valueOptional<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To? {
+        guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
+        return try transform(at: target, transformer)
+    }
+
+    private func transform<From: JSONDecodable, To>(at target: Int, _ transformer: Transformer<From, To>) throws -> To {
+        let value = try decode(From.self, at: target)
+        do {
+            return try transformer.apply(value)
+        } catch {
+            let path = context.path(of: target)
+            throw DecodeError(
+                code: .custom, keyPath: path, location: tape[target].location, expected: "\(To.self)",
+                actual: kindName(at: target), excerpt: excerpt(at: target),
+                message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
+        }
+    }
+
+    /// The array at `keyPath`, each element decoded as `T`.
+    public func array<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> [T] {
+        try value(keyPath)
+    }
+
+    /// The array at `keyPath`, or `nil` when the path leads nowhere or to `null`.
+    public func arrayOptional<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> [T]? {
+        try valueOptional(keyPath)
+    }
+
+    /// The object at `keyPath` as a dictionary, each member decoded as `T`.
+    public func dictionary<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> [String: T] {
+        try value(keyPath)
+    }
+
+    /// The object at `keyPath` as a dictionary, or `nil` when the path leads nowhere or to `null`.
+    public func dictionaryOptional<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> [String: T]? {
+        try valueOptional(keyPath)
+    }
+
+    /// The array at `keyPath`, keeping the elements that decode as `T` and reporting the others.
+    public func lossyArray<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> LossyArray<T> {
+        try value(keyPath)
+    }
+
+    /// This value itself, decoded as `T` (errors from `T.decode` wrapped with path and location).
+    public func decode<T: JSONDecodable>(as type: T.Type = T.self) throws -> T {
+        try decode(T.self, at: index)
+    }
+
+    // MARK: - Scalars, for custom decoders
+
+    /// This value as a string.
+    /// - Throws: ``DecodeError`` (`.null` or `.typeMismatch`) for anything but a string.
+    public func string() throws -> String {
+        let token = try checkedToken()
+        guard token.kind == .string else { throw mismatchError(at: index, expected: String.self) }
+        return String(decoding: tape.bytes(of: token), as: UTF8.self)
+    }
+
+    /// This value as a Boolean.
+    public func bool() throws -> Bool {
+        switch try checkedToken().kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatchError(at: index, expected: Bool.self)
+        }
+    }
+
+    /// This value as an integer of type `T`, exactly: a number out of range or with a fraction
+    /// is a type mismatch, never truncated.
+    public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
+        let token = try checkedToken()
+        guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
+        guard let value: T = NumberText.integer(tape.bytes(of: token)) else {
+            throw mismatchError(at: index, expected: T.self, reason: "does not fit \(T.self) exactly")
+        }
+        return value
+    }
+
+    /// This value as a `Double`, rounded to the nearest representable value.
+    public func double() throws -> Double {
+        let token = try checkedToken()
+        guard token.kind == .number, let value = NumberText.double(tape.bytes(of: token)) else {
+            throw mismatchError(at: index, expected: Double.self)
+        }
+        return value
+    }
+
+    /// The exact source text of this number.
+    public func numberText() throws -> String {
+        let token = try checkedToken()
+        guard token.kind == .number else { throw mismatchError(at: index, expected: Double.self) }
+        return String(decoding: tape.bytes(of: token), as: UTF8.self)
+    }
+
+    /// Runs `body` with the UTF-8 bytes of this string (or number text) without copying them.
+    public func withUTF8<Result>(_ body: (Span<UInt8>) throws -> Result) throws -> Result {
+        let token = try checkedToken()
+        guard token.kind == .string || token.kind == .number else { throw mismatchError(at: index, expected: String.self) }
+        return try body(tape.bytes(of: token).span)
+    }
+
+    // MARK: - Errors for custom decoders
+
+    /// An error about this value, for a model's `decode` to throw: its path and location are
+    /// filled in, e.g. `throw e.error("price must be positive")`.
+    public func error(_ message: String) -> DecodeError {
+        let path = keyPath
+        return DecodeError(
+            code: .custom, keyPath: path, location: location, actual: kindName(at: index), excerpt: excerpt(at: index),
+            message: path.isEmpty ? message : "\(message) at \(path)")
+    }
+
+    // MARK: - Internals
+
+    enum Resolution {
+        case found(Int)
+        /// The path stops at the object or array `parent`, before the component at `path`'s end.
+        case missing(parent: Int, path: JSONKeyPath)
+        /// An intermediate value on the path is `null`.
+        case null(Int)
+    }
+
+    @inline(__always)
+    func checkedToken() throws -> RawToken {
+        guard context.isValid else { throw staleError() }
+        return tape[index]
+    }
+
+    /// Follows `keyPath` from this value.
+    func resolve(_ keyPath: JSONKeyPath) throws -> Resolution {
+        guard context.isValid else { throw staleError() }
+        switch keyPath.storage {
+        case .empty:
+            return .found(index)
+        case .one(let component):
+            return try step(from: index, component, pathSoFar: keyPath)
+        case .many(let components):
+            var node = index
+            for (position, component) in components.enumerated() {
+                switch try step(from: node, component, pathSoFar: JSONKeyPath(Array(components[...position]))) {
+                case .found(let next):
+                    node = next
+                    if position < components.count - 1 && tape[node].kind == .null { return .null(node) }
+                case let other:
+                    return other
+                }
+            }
+            return .found(node)
+        }
+    }
+
+    @inline(__always)
+    private func step(from node: Int, _ component: JSONKeyPath.Component, pathSoFar: JSONKeyPath) throws -> Resolution {
+        let token = tape[node]
+        switch component {
+        case .key(let key):
+            guard token.kind == .objectStart else {
+                if token.kind == .null { return .null(node) }
+                throw mismatchError(at: node, expected: "object", reason: nil)
+            }
+            if let value = member(key, ofObjectAt: node, token) { return .found(value) }
+            return .missing(parent: node, path: pathSoFar)
+        case .index(let position):
+            guard token.kind == .arrayStart else {
+                if token.kind == .null { return .null(node) }
+                throw mismatchError(at: node, expected: "array", reason: nil)
+            }
+            var child = node + 1
+            var count = 0
+            while child < token.payload {
+                if count == position { return .found(child) }
+                child = context.lastIndex(ofValueAt: child) + 1
+                count += 1
+            }
+            return .missing(parent: node, path: pathSoFar)
+        }
+    }
+
+    /// The index of the value of member `key` in the object at `object`, or nil.
+    @inline(__always)
+    private func member(_ key: String, ofObjectAt object: Int, _ token: RawToken) -> Int? {
+        let end = token.payload
+        guard end > object + 1 else { return nil }
+        var key = key
+        return key.withUTF8 { wanted -> Int? in
+            let context = self.context
+            let tape = context.tape
+            // Start where the previous lookup in this object stopped, then wrap around once.
+            var start = object + 1
+            if context.hintObject == object && context.hintMember > object && context.hintMember < end {
+                start = context.hintMember
+            }
+            var child = start
+            var wrapped = false
+            while true {
+                if child >= end {
+                    if wrapped || start == object + 1 { return nil }
+                    wrapped = true
+                    child = object + 1
+                }
+                if wrapped && child >= start { return nil }
+                let keyToken = tape[child]
+                let value = child + 1
+                let next = context.lastIndex(ofValueAt: value) + 1
+                if Int(keyToken.length) == wanted.count {
+                    let bytes = tape.bytes(of: keyToken)
+                    if wanted.count == 0
+                        || (bytes.baseAddress.flatMap { have in
+                            wanted.baseAddress.map { memcmp(have, $0, wanted.count) == 0 }
+                        } ?? false)
+                    {
+                        context.hintObject = object
+                        context.hintMember = next
+                        return value
+                    }
+                }
+                child = next
+            }
+        }
+    }
+
+    /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.
+    func decode<T: JSONDecodable>(_ type: T.Type, at target: Int) throws -> T {
+        do {
+            return try T.decode(Extractor(context: context, index: target))
+        } catch let error as DecodeError {
+            throw error
+        } catch {
+            let path = context.path(of: target)
+            let at = path.isEmpty ? "" : " at \(path)"
+            throw DecodeError(
+                code: .custom, keyPath: path, location: tape[target].location, expected: "\(T.self)",
+                actual: kindName(at: target), excerpt: excerpt(at: target), message: "\(error)\(at)")
+        }
+    }
+
+    func mismatchError<T>(at target: Int, expected: T.Type, reason: String? = nil) -> DecodeError {
+        mismatchError(at: target, expected: "\(T.self)", reason: reason)
+    }
+
+    func mismatchError(at target: Int, expected: String, reason: String?) -> DecodeError {
+        let token = tape[target]
+        let path = context.path(of: target)
+        let at = path.isEmpty ? "" : " at \(path)"
+        let kind = kindName(at: target)
+        let clipped = excerpt(at: target)
+        let found = clipped.map { "\(kind) \($0)" } ?? kind
+        let why = reason.map { " (\($0))" } ?? ""
+        return DecodeError(
+            code: token.kind == .null ? .null : .typeMismatch, keyPath: path, location: token.location,
+            expected: expected, actual: kind, excerpt: clipped, message: "expected \(expected)\(at), found \(found)\(why)")
+    }
+
+    func badRawValueError<T>(_ type: T.Type) -> DecodeError {
+        var error = mismatchError(at: index, expected: T.self, reason: "not a raw value of \(T.self)")
+        error.code = .badRawValue
+        return error
+    }
+
+    func missingKeyError<T>(_ path: JSONKeyPath, in parent: Int, expected: T.Type) -> DecodeError {
+        let fullPath = context.path(of: index) + path
+        let parentPath = context.path(of: parent)
+        let what: String
+        switch path.components.last {
+        case .key(let key)?: what = "missing key \(JSONKeyPath.quoted(key))"
+        case .index(let position)?: what = "missing element [\(position)]"
+        case nil: what = "missing value"
+        }
+        let inside = parentPath.isEmpty ? "" : " in \(parentPath)"
+        return DecodeError(
+            code: .missingKey, keyPath: fullPath, location: tape[parent].location, expected: "\(T.self)",
+            message: "\(what)\(inside) (expected \(T.self))")
+    }
+
+    func staleError() -> DecodeError {
+        DecodeError(
+            code: .custom, keyPath: context.basePath,
+            message: "the value's tokens are gone: an Extractor was used after its stream moved on")
+    }
+
+    func kindName(at target: Int) -> String {
+        switch tape[target].kind {
+        case .objectStart, .objectEnd: return "object"
+        case .arrayStart, .arrayEnd: return "array"
+        case .string, .key: return "string"
+        case .number: return "number"
+        case .true: return "true"
+        case .false: return "false"
+        case .null: return "null"
+        }
+    }
+
+    /// The value's text for messages: numbers as written, strings quoted, clipped to 40 characters.
+    func excerpt(at target: Int) -> String? {
+        let token = tape[target]
+        switch token.kind {
+        case .number:
+            return clip(String(decoding: tape.bytes(of: token), as: UTF8.self))
+        case .string:
+            return JSONKeyPath.quoted(clip(String(decoding: tape.bytes(of: token), as: UTF8.self)))
+        default:
+            return nil
+        }
+    }
+
+    private func clip(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(37)) + "..." : text
+    }
+}

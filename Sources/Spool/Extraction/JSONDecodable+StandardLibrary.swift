@@ -1,0 +1,130 @@
+extension String: JSONDecodable {
+    /// A JSON string.
+    public static func decode(_ e: Extractor) throws -> String { try e.string() }
+}
+
+extension Bool: JSONDecodable {
+    /// `true` or `false`.
+    public static func decode(_ e: Extractor) throws -> Bool { try e.bool() }
+}
+
+extension Int: JSONDecodable {
+    /// A JSON number that is exactly an `Int`.
+    public static func decode(_ e: Extractor) throws -> Int { try e.integer() }
+}
+
+extension Int8: JSONDecodable {
+    /// A JSON number that is exactly an `Int8`.
+    public static func decode(_ e: Extractor) throws -> Int8 { try e.integer() }
+}
+
+extension Int16: JSONDecodable {
+    /// A JSON number that is exactly an `Int16`.
+    public static func decode(_ e: Extractor) throws -> Int16 { try e.integer() }
+}
+
+extension Int32: JSONDecodable {
+    /// A JSON number that is exactly an `Int32`.
+    public static func decode(_ e: Extractor) throws -> Int32 { try e.integer() }
+}
+
+extension Int64: JSONDecodable {
+    /// A JSON number that is exactly an `Int64`.
+    public static func decode(_ e: Extractor) throws -> Int64 { try e.integer() }
+}
+
+extension UInt: JSONDecodable {
+    /// A JSON number that is exactly a `UInt`.
+    public static func decode(_ e: Extractor) throws -> UInt { try e.integer() }
+}
+
+extension UInt8: JSONDecodable {
+    /// A JSON number that is exactly a `UInt8`.
+    public static func decode(_ e: Extractor) throws -> UInt8 { try e.integer() }
+}
+
+extension UInt16: JSONDecodable {
+    /// A JSON number that is exactly a `UInt16`.
+    public static func decode(_ e: Extractor) throws -> UInt16 { try e.integer() }
+}
+
+extension UInt32: JSONDecodable {
+    /// A JSON number that is exactly a `UInt32`.
+    public static func decode(_ e: Extractor) throws -> UInt32 { try e.integer() }
+}
+
+extension UInt64: JSONDecodable {
+    /// A JSON number that is exactly a `UInt64` (up to 18446744073709551615).
+    public static func decode(_ e: Extractor) throws -> UInt64 { try e.integer() }
+}
+
+extension Double: JSONDecodable {
+    /// A JSON number, rounded to the nearest `Double`.
+    public static func decode(_ e: Extractor) throws -> Double { try e.double() }
+}
+
+extension Float: JSONDecodable {
+    /// A JSON number, rounded to the nearest `Float`.
+    public static func decode(_ e: Extractor) throws -> Float {
+        let text = try e.numberText()
+        guard let value = Float(text) else { throw e.mismatchError(at: e.index, expected: Float.self) }
+        return value
+    }
+}
+
+extension Optional: JSONDecodable where Wrapped: JSONDecodable {
+    /// `nil` for JSON `null`, otherwise the wrapped type's value.
+    public static func decode(_ e: Extractor) throws -> Wrapped? {
+        if try e.checkedToken().kind == .null { return nil }
+        return try Wrapped.decode(e)
+    }
+}
+
+extension Array: JSONDecodable where Element: JSONDecodable {
+    /// A JSON array whose elements all decode as `Element`.
+    public static func decode(_ e: Extractor) throws -> [Element] {
+        let token = try e.checkedToken()
+        guard token.kind == .arrayStart else { throw e.mismatchError(at: e.index, expected: [Element].self) }
+        var elements: [Element] = []
+        elements.reserveCapacity(Int(token.length))
+        var child = e.index + 1
+        while child < token.payload {
+            elements.append(try e.decode(Element.self, at: child))
+            child = e.context.lastIndex(ofValueAt: child) + 1
+        }
+        return elements
+    }
+}
+
+extension Dictionary: JSONDecodable where Key == String, Value: JSONDecodable {
+    /// A JSON object whose members all decode as `Value`.
+    public static func decode(_ e: Extractor) throws -> [String: Value] {
+        let token = try e.checkedToken()
+        guard token.kind == .objectStart else { throw e.mismatchError(at: e.index, expected: [String: Value].self) }
+        var members: [String: Value] = [:]
+        members.reserveCapacity(Int(token.length))
+        let tape = e.tape
+        var child = e.index + 1
+        while child < token.payload {
+            let key = String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)
+            members[key] = try e.decode(Value.self, at: child + 1)
+            child = e.context.lastIndex(ofValueAt: child + 1) + 1
+        }
+        return members
+    }
+}
+
+extension Extractor: JSONDecodable {
+    /// The value itself, undecoded, for reading later (while its document's tokens are held).
+    public static func decode(_ e: Extractor) throws -> Extractor { e }
+}
+
+extension JSONDecodable where Self: RawRepresentable, Self.RawValue: JSONDecodable {
+    /// The case whose raw value the JSON value decodes to, e.g. `enum Status: String, JSONDecodable`.
+    /// - Throws: ``DecodeError`` with code `.badRawValue` naming the value and the type.
+    public static func decode(_ e: Extractor) throws -> Self {
+        let raw = try RawValue.decode(e)
+        guard let value = Self(rawValue: raw) else { throw e.badRawValueError(Self.self) }
+        return value
+    }
+}
