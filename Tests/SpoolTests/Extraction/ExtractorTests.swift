@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import Spool
+
+@Suite("Extractor")
+struct ExtractorTests {
+    static let json = #"{"s": "x", "n": null, "i": 42, "a": [1, 2, 3], "d": {"k": 1, "l": 2}, "first.name": "dots", "o": {"p": {"q": [10, 20]}}}"#
+
+    @Test func requiredValuesThrowForMissingNullAndMismatch() throws {
+        let e = try Extractor.decodeValue(from: Self.json)
+        #expect(try (e <| "s") as String == "x")
+        #expect(throws: DecodeError.self) { try (e <| "missing") as String }
+        do {
+            let _: String = try e <| "missing"
+        } catch let error as DecodeError {
+            #expect(error.code == .missingKey)
+            #expect(error.keyPath == ["missing"])
+            #expect(error.description == #"1:1: error: missing key "missing" (expected String)"#)
+        }
+        do {
+            let _: String = try e <| "n"
+        } catch let error as DecodeError {
+            #expect(error.code == .null)
+            #expect(error.description == "1:17: error: expected String at n, found null")
+        }
+        do {
+            let _: String = try e <| "i"
+        } catch let error as DecodeError {
+            #expect(error.code == .typeMismatch)
+            #expect(error.expected == "String" && error.actual == "number" && error.excerpt == "42")
+            #expect(error.description == "1:28: error: expected String at i, found number 42")
+        }
+    }
+
+    @Test func optionalValuesAreNilForMissingAndNullButThrowForMismatch() throws {
+        let e = try Extractor.decodeValue(from: Self.json)
+        #expect(try (e <|? "missing") as String? == nil)
+        #expect(try (e <|? "n") as String? == nil)
+        #expect(try (e <|? "s") as String? == "x")
+        #expect(throws: DecodeError.self) { try (e <|? "i") as String? }
+        // `<|` with an optional type: null is nil, but the key must exist.
+        #expect(try (e <| "n") as String? == nil)
+        #expect(throws: DecodeError.self) { try (e <| "missing") as String? }
+    }
+
+    @Test func allSixOperators() throws {
+        let e = try Extractor.decodeValue(from: Self.json)
+        #expect(try (e <|| "a") as [Int] == [1, 2, 3])
+        #expect(try (e <||? "a") as [Int]? == [1, 2, 3])
+        #expect(try (e <||? "missing") as [Int]? == nil)
+        #expect(try (e <|-| "d") as [String: Int] == ["k": 1, "l": 2])
+        #expect(try (e <|-|? "d") as [String: Int]? == ["k": 1, "l": 2])
+        #expect(try (e <|-|? "n") as [String: Int]? == nil)
+        // `<|` also decodes arrays and dictionaries (conditional conformances).
+        #expect(try (e <| "a") as [Int] == [1, 2, 3])
+        #expect(try (e <| "d") as [String: Int] == ["k": 1, "l": 2])
+    }
+
+    @Test func keyPaths() throws {
+        let e = try Extractor.decodeValue(from: Self.json)
+        #expect(try (e <| "first.name") as String == "dots")  // one key, dots included
+        #expect(try (e <| ["o", "p", "q", 1]) as Int == 20)
+        let prefix: JSONKeyPath = ["o", "p"]
+        let joined = prefix + ["q", 0]
+        #expect(joined == ["o", "p", "q", 0])
+        #expect(try (e <| joined) as Int == 10)
+        #expect(try (e <|? ["o", "p", "q", 5]) as Int? == nil)
+        #expect(try (e <|? ["n", "deeper"]) as Int? == nil)  // null on the way
+        do {
+            let _: Int = try e <| ["s", "deeper"]
+        } catch let error as DecodeError {
+            #expect(error.description == #"1:7: error: expected object at s, found string "x""#)
+        }
+        #expect(JSONKeyPath(["objects", 12, "first.name"]).description == #"objects[12]["first.name"]"#)
+    }
+
+    @Test func integersAreExact() throws {
+        let e = try Extractor.decodeValue(
+            from: #"{"max": 18446744073709551615, "over": 18446744073709551616, "min": -9223372036854775808, "f": 1.5, "g": 1.0, "h": 2.5e1, "neg": -1, "big": 1e400}"#)
+        #expect(try (e <| "max") as UInt64 == .max)
+        #expect(try (e <| "min") as Int64 == .min)
+        #expect(try (e <| "g") as Int == 1)
+        #expect(try (e <| "h") as Int == 25)
+        func expectNotExact(_ body: () throws -> Void) {
+            do {
+                try body()
+                Issue.record("expected a type mismatch")
+            } catch let error as DecodeError {
+                #expect(error.code == .typeMismatch)
+                #expect(error.message.contains("does not fit"))
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        expectNotExact { let _: UInt64 = try e <| "over" }
+        expectNotExact { let _: Int = try e <| "f" }
+        expectNotExact { let _: UInt8 = try e <| "neg" }
+        expectNotExact { let _: Int = try e <| "big" }
+        #expect(try (e <| "max") as Decimal == Decimal(string: "18446744073709551615"))
+        #expect(try (e <| "f") as Double == 1.5)
+        #expect(try (e <| "f") as Float == 1.5)
+    }
+
+    @Test func enumsDecodeByRawValueAndNameTheBadOne() throws {
+        let e = try Extractor.decodeValue(from: #"{"ok": "hiatus", "bad": "paused"}"#)
+        #expect(try (e <| "ok") as Status == .hiatus)
+        do {
+            let _: Status = try e <| "bad"
+        } catch let error as DecodeError {
+            #expect(error.code == .badRawValue)
+            #expect(error.description == #"1:25: error: expected Status at bad, found string "paused" (not a raw value of Status)"#)
+        }
+    }
+
+    @Test func errorsFromModelsAndTransformersAreWrappedWithTheirPath() throws {
+        struct Unhappy: Error, CustomStringConvertible { var description: String { "unhappy" } }
+        struct Picky: JSONDecodable {
+            static func decode(_ e: Extractor) throws -> Picky { throw Unhappy() }
+        }
+        let json = "{\n  \"list\": [1, {\"when\": \"1967-13-01\"}]\n}"
+        let e = try Extractor.decodeValue(from: json)
+        do {
+            let _: [Picky] = try e <| "list"
+        } catch let error as DecodeError {
+            #expect(error.code == .custom)
+            #expect(error.description == "2:12: error: unhappy at list[0]")
+        }
+        do {
+            let _: Date = try e.value(["list", 1, "when"], DateTransformers.pattern("yyyy-MM-dd"))
+        } catch let error as DecodeError {
+            #expect(error.description == #"2:24: error: invalid date "1967-13-01" (expected yyyy-MM-dd) at list[1].when"#)
+        }
+    }
+
+    @Test func defaultsAndRawValues() throws {
+        let e = try Extractor.decodeValue(from: #"{"n": null, "raw": {"x": [true, null, "s", 1.25]}}"#)
+        #expect(try e.value("missing", default: 7) == 7)
+        #expect(try e.value("n", default: "d") == "d")
+        let raw: Extractor = try e <| "raw"
+        #expect(raw.keyPath == ["raw"])
+        #expect(try (raw <| "x") as JSONValue == .array([.bool(true), .null, .string("s"), .number("1.25")]))
+        #expect(try JSONValue.decodeValue(from: #"{"a": 1}"#) == .object(["a": .number("1")]))
+    }
+
+    @Test func decodeErrorsFromTheWholeDocument() {
+        #expect {
+            try BandMember.decodeValue(from: #"[{"name": "x"}]"#)
+        } throws: { error in
+            (error as? DecodeError)?.description == #"1:1: error: expected object, found array"#
+        }
+        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x""#) }
+        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x", "birth_date": "2000-01-01"} 1"#) }
+    }
+}
+
+@Suite("Date transformers")
+struct DateTransformerTests {
+    static func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0, _ s: Int = 0) -> Date {
+        Date(timeIntervalSince1970: Double(CivilDate.days(year: y, month: m, day: d) * 86_400 + h * 3600 + min * 60 + s))
+    }
+
+    @Test func iso8601() throws {
+        let iso = DateTransformers.iso8601
+        #expect(try iso.apply("2016-01-01T12:30:05Z") == Self.utc(2016, 1, 1, 12, 30, 5))
+        #expect(try iso.apply("2016-01-01T12:30:05.250Z") == Self.utc(2016, 1, 1, 12, 30, 5).addingTimeInterval(0.25))
+        #expect(try iso.apply("2016-01-01T12:30:05+02:00") == Self.utc(2016, 1, 1, 10, 30, 5))
+        #expect(try iso.apply("2016-01-01T12:30:05-0130") == Self.utc(2016, 1, 1, 14, 0, 5))
+        for bad in ["2016-01-01", "2016-02-30T00:00:00Z", "2016-01-01T24:00:00Z", "2016-01-01T12:30:05", "2016-01-01T12:30:05.Z"] {
+            #expect(throws: DateError.self, "\(bad)") { try iso.apply(bad) }
+        }
+    }
+
+    @Test func patterns() throws {
+        #expect(try DateTransformers.pattern("yyyy-MM-dd").apply("1967-02-20") == Self.utc(1967, 2, 20))
+        #expect(try DateTransformers.pattern("MM-dd-yyyy").apply("02-29-2000") == Self.utc(2000, 2, 29))
+        #expect(try DateTransformers.pattern("yyyy-MM-dd HH:mm:ss").apply("1999-12-31 23:59:59") == Self.utc(1999, 12, 31, 23, 59, 59))
+        #expect(throws: DateError.self) { try DateTransformers.pattern("MM-dd-yyyy").apply("02-29-1900") }
+        #expect(throws: DateError.self) { try DateTransformers.pattern("yyyy-MM-dd").apply("1967-2-20") }
+        #expect(try DateTransformers.pattern("yyyy-MM-dd").apply("1969-12-31") == Self.utc(1969, 12, 31))
+        #expect(Self.utc(1969, 12, 31).timeIntervalSince1970 == -86_400)
+    }
+
+    @Test func epochs() throws {
+        #expect(try DateTransformers.secondsSince1970.apply(86_400) == Self.utc(1970, 1, 2))
+        #expect(try DateTransformers.millisecondsSince1970.apply(1_500) == Date(timeIntervalSince1970: 1.5))
+    }
+}
