@@ -1,3 +1,4 @@
+import Foundation
 import RawYajl
 import Spool
 
@@ -13,6 +14,9 @@ import Darwin
 /// - `cursor`: Spool's JSONReader pulling every token (kinds only).
 /// - `cursor-text`: the same, also reading the bytes of every key, string and number.
 /// - `cursor-direct`: `cursor` with parsing on the reader's own thread (`parsesInBackground = false`).
+/// - `decode`: the whole catalog into Spool models (`SpoolCatalog.decodeValue(contentsOfFile:)`).
+/// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
+/// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -38,7 +42,7 @@ func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) t
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct FILE", code: 64) }
+guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|decode|jsondecoder|jsonserialization FILE", code: 64) }
 let mode = arguments[1]
 let path = arguments[2]
 
@@ -54,6 +58,27 @@ case "cursor", "cursor-text", "cursor-direct":
         print("events \(tokens) tally \(tally)")
     } catch {
         fail("\(mode): \(error)", code: 1)
+    }
+case "decode":
+    do {
+        let catalog = try SpoolCatalog.decodeValue(contentsOfFile: path)
+        print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
+    } catch {
+        fail("decode: \(error)", code: 1)
+    }
+case "jsondecoder":
+    do {
+        let catalog = try JSONDecoder().decode(CodableCatalog.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
+    } catch {
+        fail("jsondecoder: \(error)", code: 1)
+    }
+case "jsonserialization":
+    do {
+        let catalog = try ManualExtraction.catalog(Data(contentsOf: URL(fileURLWithPath: path)))
+        print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
+    } catch {
+        fail("jsonserialization: \(error)", code: 1)
     }
 default:
     fail("unknown mode \(mode)", code: 64)

@@ -239,6 +239,27 @@ public final class JSONReader {
         }
     }
 
+    /// Reads until the value starting at `start` (the next token) is complete on the tape, then
+    /// moves past it without walking its tokens. Used with `pinnedFrom` by whole-value decoding.
+    func readWholeValue(at start: Int) throws {
+        guard try ensureToken(at: start) else {
+            _ = try next()  // at the end: lets the reader report why (e.g. an empty input)
+            return
+        }
+        var end = start
+        if tape[start].isContainerStart {
+            while !(tape[start].payload > start && tape.contains(tape[start].payload)) {
+                guard try ensureToken(at: tape.end) else { break }
+            }
+            end = max(start, tape[start].payload)
+        }
+        // The cursor steps over the value as one: the path tracker sees its first token only.
+        cursorPath.didRead(tape[start].kind, at: start)
+        if tape[start].isContainerStart { cursorPath.didRead(tape[end].kind, at: end) }
+        current = end
+        position = end + 1
+    }
+
     // MARK: - The current token
 
     /// The number of arrays and objects open after the current token (1 after the top-level

@@ -78,9 +78,11 @@ enum CivilDate {
 
 /// A compiled fixed-width date pattern.
 struct DatePattern: Sendable {
-    enum Part: Sendable {
-        case field(Character, width: Int)
-        case literal(UInt8)
+    /// `field` is 0 for a literal byte, else one of `y M d H m s S` (as ASCII).
+    struct Part: Sendable {
+        var field: UInt8
+        var width: Int
+        var literal: UInt8
     }
 
     let parts: [Part]
@@ -88,69 +90,61 @@ struct DatePattern: Sendable {
 
     init(_ pattern: String) {
         var parts: [Part] = []
-        var characters = Array(pattern)
+        let bytes = Array(pattern.utf8)
         var i = 0
-        var length = 0
-        while i < characters.count {
-            let c = characters[i]
-            if "yMdHmsS".contains(c) {
+        while i < bytes.count {
+            let c = bytes[i]
+            if "yMdHmsS".utf8.contains(c) {
                 var width = 1
-                while i + width < characters.count && characters[i + width] == c { width += 1 }
-                parts.append(.field(c, width: width))
-                length += width
+                while i + width < bytes.count && bytes[i + width] == c { width += 1 }
+                parts.append(Part(field: c, width: width, literal: 0))
                 i += width
             } else {
-                for byte in String(c).utf8 {
-                    parts.append(.literal(byte))
-                    length += 1
-                }
+                parts.append(Part(field: 0, width: 1, literal: c))
                 i += 1
             }
         }
-        characters.removeAll()
         self.parts = parts
-        self.length = length
+        length = bytes.count
     }
 
     func parse(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == length else { return nil }
-            var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
-            var fraction = 0.0
-            var i = 0
-            for part in parts {
-                switch part {
-                case .literal(let byte):
-                    guard bytes[i] == byte else { return nil }
-                    i += 1
-                case .field(let field, let width):
-                    var value = 0
-                    for k in 0..<width {
-                        let digit = bytes[i + k] &- UInt8(ascii: "0")
-                        guard digit <= 9 else { return nil }
-                        value = value * 10 + Int(digit)
-                    }
-                    i += width
-                    switch field {
-                    case "y": year = value
-                    case "M": month = value
-                    case "d": day = value
-                    case "H": hour = value
-                    case "m": minute = value
-                    case "s": second = value
-                    default: fraction = Double(value) / pow10(width)
-                    }
-                }
-            }
-            return CivilDate.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
-        }
+        if let date = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
+        return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
     }
 
-    private func pow10(_ exponent: Int) -> Double {
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    private func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == length else { return nil }
+        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        var i = 0
+        for part in parts {
+            if part.field == 0 {
+                guard bytes[i] == part.literal else { return nil }
+                i += 1
+                continue
+            }
+            var value = 0
+            for k in 0..<part.width {
+                let digit = bytes[i + k] &- UInt8(ascii: "0")
+                guard digit <= 9 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            i += part.width
+            switch part.field {
+            case UInt8(ascii: "y"): year = value
+            case UInt8(ascii: "M"): month = value
+            case UInt8(ascii: "d"): day = value
+            case UInt8(ascii: "H"): hour = value
+            case UInt8(ascii: "m"): minute = value
+            case UInt8(ascii: "s"): second = value
+            default:
+                var scale = 1.0
+                for _ in 0..<part.width { scale *= 10 }
+                fraction = Double(value) / scale
+            }
+        }
+        return CivilDate.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
     }
 }
 

@@ -68,7 +68,7 @@ extension JSONDecodable {
     static func decodeDocument(_ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> Self {
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
-        try reader.skipValue()
+        try reader.readWholeValue(at: start)
         if !reader.options.allowsMultipleValues {
             while try reader.next() != nil {}  // anything after the value is an error
         }
