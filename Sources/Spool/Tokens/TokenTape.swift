@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The token tape: every token yajl reported and the cursor has not yet let go of.
 ///
 /// ```
@@ -14,7 +22,8 @@
 /// Numbers are stored with a trailing NUL so C conversions can read them in place.
 ///
 /// Storage is two manually managed buffers that only grow; discarding moves the retained
-/// suffix to the front, so in steady state appending a token allocates nothing.
+/// suffix to the front, so in steady state appending a token allocates nothing. Growth uses
+/// `realloc`, which moves a large buffer by remapping its pages instead of copying them.
 final class TokenTape {
     @exclusivity(unchecked) private(set) var tokens: UnsafeMutablePointer<RawToken>
     @exclusivity(unchecked) private(set) var tokenCapacity: Int
@@ -35,13 +44,33 @@ final class TokenTape {
     init(tokenCapacity: Int = 4096, arenaCapacity: Int = 64 * 1024) {
         self.tokenCapacity = max(16, tokenCapacity)
         self.arenaCapacity = max(256, arenaCapacity)
-        tokens = .allocate(capacity: self.tokenCapacity)
-        arena = .allocate(capacity: self.arenaCapacity)
+        tokens = TokenTape.allocate(RawToken.self, capacity: self.tokenCapacity)
+        arena = TokenTape.allocate(UInt8.self, capacity: self.arenaCapacity)
     }
 
     deinit {
-        tokens.deallocate()
-        arena.deallocate()
+        free(tokens)
+        free(arena)
+    }
+
+    /// Memory for `capacity` trivial values. Allocation failure is not recoverable here (as for
+    /// any Swift allocation), so it stops the process with a message rather than corrupting memory.
+    private static func allocate<T>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+        guard let raw = malloc(capacity * MemoryLayout<T>.stride) else { outOfMemory(capacity * MemoryLayout<T>.stride) }
+        return raw.bindMemory(to: T.self, capacity: capacity)
+    }
+
+    private static func reallocate<T>(_ pointer: UnsafeMutablePointer<T>, capacity: Int) -> UnsafeMutablePointer<T> {
+        guard let raw = realloc(pointer, capacity * MemoryLayout<T>.stride) else {
+            outOfMemory(capacity * MemoryLayout<T>.stride)
+        }
+        return raw.bindMemory(to: T.self, capacity: capacity)
+    }
+
+    private static func outOfMemory(_ bytes: Int) -> Never {
+        var message = "Spool: out of memory allocating \(bytes) bytes for the token tape\n"
+        message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        abort()
     }
 
     /// Absolute index one past the last token.
@@ -204,17 +233,11 @@ final class TokenTape {
     /// Releases memory beyond the default capacities after an unusually large element.
     func shrinkIfOversized(tokenLimit: Int = 1 << 16, arenaLimit: Int = 1 << 20) {
         if tokenCapacity > tokenLimit && count * 4 < tokenLimit {
-            let fresh = UnsafeMutablePointer<RawToken>.allocate(capacity: tokenLimit)
-            fresh.moveInitialize(from: tokens, count: count)
-            tokens.deallocate()
-            tokens = fresh
+            tokens = TokenTape.reallocate(tokens, capacity: tokenLimit)
             tokenCapacity = tokenLimit
         }
         if arenaCapacity > arenaLimit && arenaCount * 4 < arenaLimit {
-            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaLimit)
-            fresh.update(from: arena, count: arenaCount)
-            arena.deallocate()
-            arena = fresh
+            arena = TokenTape.reallocate(arena, capacity: arenaLimit)
             arenaCapacity = arenaLimit
         }
     }
@@ -223,10 +246,7 @@ final class TokenTape {
     private func growTokens(toFit extra: Int = 1) {
         var newCapacity = tokenCapacity * 2
         while newCapacity < count + extra { newCapacity *= 2 }
-        let fresh = UnsafeMutablePointer<RawToken>.allocate(capacity: newCapacity)
-        fresh.moveInitialize(from: tokens, count: count)
-        tokens.deallocate()
-        tokens = fresh
+        tokens = TokenTape.reallocate(tokens, capacity: newCapacity)
         tokenCapacity = newCapacity
     }
 
@@ -234,10 +254,7 @@ final class TokenTape {
     private func growArena(toFit needed: Int) {
         var newCapacity = arenaCapacity * 2
         while newCapacity < arenaCount + needed { newCapacity *= 2 }
-        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        fresh.update(from: arena, count: arenaCount)
-        arena.deallocate()
-        arena = fresh
+        arena = TokenTape.reallocate(arena, capacity: newCapacity)
         arenaCapacity = newCapacity
     }
 }
