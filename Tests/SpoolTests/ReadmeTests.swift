@@ -80,3 +80,50 @@ struct ReadmeTests {
         #expect(options.chunkSize == 65_536)
     }
 }
+
+// The README's model example, verbatim (its types are file-private here).
+private enum ReadmeStatus: String, JSONDecodable {
+    case active, hiatus, disbanded
+}
+
+private struct ReadmeMember: JSONDecodable {
+    let name: String
+    let birthDate: Date
+
+    static func decode(_ e: Extractor) throws -> ReadmeMember {
+        try ReadmeMember(name: e <| "name", birthDate: e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd")))
+    }
+}
+
+private struct ReadmeBand: JSONDecodable {
+    let name: String
+    let homepage: URL?
+    let status: ReadmeStatus
+    let members: [ReadmeMember]
+
+    static func decode(_ e: Extractor) throws -> ReadmeBand {
+        try ReadmeBand(name: e <| "name", homepage: e <|? "homepage", status: e <| "status", members: e <|| "members")
+    }
+}
+
+@Suite("README models")
+struct ReadmeModelTests {
+    @Test func theModelExampleDecodesTheSample() throws {
+        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
+        let bands: [ReadmeBand] = try [ReadmeBand].decodeValue(contentsOfFile: "Examples/bands.json", rootKeyPath: "objects")
+        #expect(bands.map(\.name) == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
+        #expect(ReadmeTests.readme.contains(#"print(bands.map(\.name))   // ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"]"#))
+        #expect(bands[3].homepage == nil && bands[2].status == .hiatus && bands[0].members.count == 3)
+    }
+
+    @Test func theErrorExampleIsReal() throws {
+        let json = """
+            {"title": "Streams", "author": {"name": "Ann"},
+             "reviews": [{"stars": 5, "text": "great"}, {"stars": 9, "text": "too good"}, {"stars": "4", "text": "x"},
+                         {"stars": 3, "text": "fine"}]}
+            """
+        let book = try Book.decodeValue(from: json)
+        let shown = ReadmeTests.block(after: "indices, the value's `location`")
+        #expect(shown == [book.reviews.failures[1].error.description])
+    }
+}
