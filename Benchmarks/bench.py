@@ -61,6 +61,8 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100], help="catalog sizes in MB")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per size")
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--decode", action="store_true",
+                        help="compare whole-catalog decoding with JSONDecoder and JSONSerialization instead")
     args = parser.parse_args()
     if not args.skip_build:
         build()
@@ -73,7 +75,14 @@ def main():
         ("JSONReader, every token + text", lambda f: [bench, "cursor-text", f]),
         ("JSONReader, one thread", lambda f: [bench, "cursor-direct", f]),
     ]
-    print(f"{'size':>6}  {'contender':<32} {'median s':>9} {'MB/s':>7} {'vs yajl':>8} {'peak RSS':>9}")
+    if args.decode:
+        contenders = [
+            ("JSONDecoder (Codable, date strings)", lambda f: [bench, "jsondecoder", f]),
+            ("Spool decodeValue (models, dates)", lambda f: [bench, "decode", f]),
+            ("JSONSerialization + extraction", lambda f: [bench, "jsonserialization", f]),
+        ]
+    baseline = "vs JSONDecoder" if args.decode else "vs yajl"
+    print(f"{'size':>6}  {'contender':<36} {'median s':>9} {'MB/s':>7} {baseline:>14} {'peak RSS':>10}")
     for size in args.sizes:
         path = catalog(size)
         megabytes = os.path.getsize(path) / 1e6
@@ -92,7 +101,7 @@ def main():
         for name, _ in contenders:
             median = statistics.median(times[name])
             ratio = statistics.median(ratios[name])
-            print(f"{size:>4}MB  {name:<32} {median:>9.3f} {megabytes / median:>7.0f} {ratio:>7.2f}x {rss[name]:>6.1f} MiB")
+            print(f"{size:>4}MB  {name:<36} {median:>9.3f} {megabytes / median:>7.0f} {ratio:>13.2f}x {rss[name]:>6.1f} MiB")
         sys.stdout.flush()
 
 

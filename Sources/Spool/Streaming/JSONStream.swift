@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A JSON input read once, front to back, handing out the elements of one array (or the
+/// members of one object) at a path as typed values, in constant memory.
+///
+/// ```swift
+/// let stream = try JSONStream(contentsOfFile: "catalog.json")
+/// let bands = stream.elements(of: Band.self, at: "objects")
+/// while let band = try bands.next() {
+///     print(band.name)
+/// }
+/// let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// ```
+///
+/// Each element's tokens are decoded and then dropped, so memory is bounded by the largest
+/// element, never by the file; for a large file, reading and parsing run ahead on a
+/// background thread while your code handles the elements. Stopping early (not calling
+/// `next()` again, dropping the stream) stops reading.
+///
+/// The values beside the streamed array are not lost: ``remainder`` holds the document with
+/// the array's elements left out, once the elements have been read.
+///
+/// A stream is a single-threaded object: use it from one thread or task at a time.
+public final class JSONStream {
+    let reader: JSONReader
+    let recorder = RemainderRecorder()
+    private var consumed = false
+
+    /// Reads the JSON file at `path`.
+    /// - Throws: ``InputError`` when the file cannot be opened.
+    public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
+        self.init(reader: try JSONReader(contentsOfFile: path, options: options))
+    }
+
+    /// Reads from an open file descriptor (0 for standard input), which stays open.
+    public convenience init(fileDescriptor: Int32, options: JSONParsingOptions = .init()) {
+        self.init(reader: JSONReader(fileDescriptor: fileDescriptor, options: options))
+    }
+
+    /// Reads JSON held as bytes.
+    public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
+        self.init(reader: JSONReader(bytes: bytes, options: options))
+    }
+
+    /// Reads JSON held in `Data`.
+    public convenience init(data: Data, options: JSONParsingOptions = .init()) {
+        self.init(reader: JSONReader(data: data, options: options))
+    }
+
+    /// Reads JSON from a string.
+    public convenience init(string: String, options: JSONParsingOptions = .init()) {
+        self.init(reader: JSONReader(string: string, options: options))
+    }
+
+    init(reader: JSONReader) {
+        self.reader = reader
+    }
+
+    /// The elements of the array at `path`, each decoded as `T`. The empty path streams a
+    /// root array; with ``JSONParsingOptions/allowsMultipleValues`` (NDJSON), the empty path
+    /// streams every top-level value.
+    ///
+    /// A stream hands out one sequence of elements; asking twice gives an empty second one.
+    public func elements<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+    ) -> JSONElements<T> {
+        let first = !consumed
+        consumed = true
+        return JSONElements(stream: self, path: path, policy: policy, active: first)
+    }
+
+    /// Bytes read so far, for progress.
+    public var bytesRead: Int { reader.bytesRead }
+
+    /// The input's size in bytes, when known (files, memory).
+    public var totalBytes: Int? { reader.totalBytes }
+
+    /// The document without the streamed elements (the array at the path is left empty), for
+    /// the values beside it, e.g. a catalog's `last_updated`. Reads the rest of the input if
+    /// the elements have not all been read.
+    /// - Throws: ``ParseError`` or ``InputError`` from reading the rest; ``DecodeError`` when
+    ///   the document holds no value.
+    public var remainder: Extractor {
+        get throws {
+            try recorder.finish(reading: reader)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Copies the tokens a stream passes outside its streamed elements onto a small tape of its
+/// own, so the document's other values (a catalog's `last_updated`) can be read afterwards.
+final class RemainderRecorder {
+    let tape = TokenTape(tokenCapacity: 256, arenaCapacity: 4096)
+    private var open: [(index: Int, children: Int, isObject: Bool)] = []
+    private var finished = false
+    /// The reader's depth inside the streamed array, while its elements are being handed out.
+    var streamedArrayDepth: Int?
+
+    /// Appends the reader's current token.
+    func record(from reader: JSONReader) {
+        guard let token = reader.currentToken else { return }
+        var copy = token
+        if token.hasText {
+            let bytes = reader.tape.bytes(of: token)
+            copy.payload = tape.appendBytes(bytes.baseAddress, count: bytes.count, nulTerminated: token.kind == .number)
+        }
+        if let last = open.indices.last {
+            // Objects count their members (keys), arrays their elements.
+            if open[last].isObject ? token.kind == .key : token.publicKind.startsValue { open[last].children += 1 }
+        }
+        switch token.kind {
+        case .objectStart, .arrayStart:
+            copy.payload = -1
+            open.append((tape.append(copy), 0, token.kind == .objectStart))
+        case .objectEnd, .arrayEnd:
+            guard let (start, children, _) = open.popLast() else { return }
+            copy.payload = start
+            copy.length = UInt32(truncatingIfNeeded: children)
+            let end = tape.append(copy)
+            tape[start].payload = end
+            tape[start].length = UInt32(truncatingIfNeeded: children)
+        default:
+            tape.append(copy)
+        }
+    }
+
+    /// Reads the rest of the input (passing over streamed elements not yet handed out, and
+    /// recording everything else), then returns the recorded document.
+    func finish(reading reader: JSONReader) throws -> Extractor {
+        if !finished {
+            if let depth = streamedArrayDepth {
+                while reader.depth >= depth, try reader.next() != nil {}
+                record(from: reader)  // the streamed array's end
+                streamedArrayDepth = nil
+            }
+            while try reader.next() != nil { record(from: reader) }
+            finished = true
+        }
+        guard tape.count > 0 else {
+            throw DecodeError(code: .missingKey, keyPath: .root, message: "the input holds no JSON value")
+        }
+        return Extractor(context: DecodingContext(tape: tape, rootIndex: tape.base), index: tape.base)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import Spool
+
+@Suite("JSONStream")
+struct JSONStreamTests {
+    static var sample: String {
+        (try? String(contentsOfFile: SeedModelTests.bandsPath, encoding: .utf8)) ?? ""
+    }
+
+    static func names(_ stream: JSONStream, at path: JSONKeyPath = "objects") throws -> [String] {
+        var names: [String] = []
+        let bands = stream.elements(of: Band.self, at: path)
+        while let band = try bands.next() { names.append(band.name) }
+        return names
+    }
+
+    @Test func streamsTheBandsAndKeepsWhatIsBesideThem() throws {
+        let stream = try JSONStream(contentsOfFile: SeedModelTests.bandsPath)
+        #expect(try Self.names(stream) == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
+        let remainder = try stream.remainder
+        let updated = try remainder.value("last_updated", DateTransformers.iso8601)
+        #expect(updated == SeedModelTests.utc(2016, 1, 1))
+        #expect(try (remainder <| "objects") as [JSONValue] == [])  // the streamed array is left empty
+    }
+
+    @Test(arguments: [1, 2, 7, 64, 4096, 1 << 20])
+    func sameElementsAtEveryChunkSize(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        let stream = JSONStream(string: Self.sample, options: options)
+        let bands = stream.elements(of: Band.self, at: "objects")
+        var members: [BandMember] = []
+        while let band = try bands.next() { members += band.members }
+        #expect(members.count == 10)
+        #expect(members.first == BandMember(name: "Kurt Cobain", birthDate: SeedModelTests.utc(1967, 2, 20)))
+        #expect(try stream.remainder.value("last_updated", DateTransformers.iso8601) == SeedModelTests.utc(2016, 1, 1))
+    }
+
+    static func bigCatalog(_ count: Int) -> String {
+        let band = #"{"name": "Band %d", "active": true, "status": "active", "members": [{"name": "M", "birth_date": "1970-01-01"}]}"#
+        return #"{"objects": ["# + (0..<count).map { band.replacingOccurrences(of: "%d", with: "\($0)") }.joined(separator: ",\n")
+            + #"], "last_updated": "2016-01-01T00:00:00Z"}"#
+    }
+
+    @Test func earlyExitReadsOnlyAPrefix() throws {
+        let text = Self.bigCatalog(20_000)
+        var options = JSONParsingOptions()
+        options.chunkSize = 4096
+        let stream = JSONStream(string: text, options: options)
+        let bands = stream.elements(of: Band.self, at: "objects")
+        #expect(try bands.next()?.name == "Band 0")
+        #expect(stream.bytesRead <= 4 * 4096)  // the first chunks, not the file
+        #expect(stream.totalBytes == text.utf8.count)
+    }
+
+    @Test func memoryStaysBoundedWhileStreaming() throws {
+        let text = Self.bigCatalog(20_000)
+        var options = JSONParsingOptions()
+        options.chunkSize = 4096
+        let stream = JSONStream(string: text, options: options)
+        let bands = stream.elements(of: Band.self, at: "objects")
+        var count = 0
+        while try bands.next() != nil { count += 1 }
+        #expect(count == 20_000)
+        #expect(stream.reader.tape.tokenCapacity <= 8192)
+        #expect(stream.reader.tape.arenaCapacity <= 128 * 1024)
+    }
+
+    @Test func streamsNDJSONWithBlankLines() throws {
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = true
+        let text = "{\"size\": 1, \"color\": \"green\"}\n\n{\"size\": 2, \"color\": \"red\"}\n\n\n{\"size\": 3, \"color\": \"blue\"}\n"
+        let leaves = JSONStream(string: text, options: options).elements(of: Leaf.self)
+        var sizes: [Int] = []
+        try leaves.forEach { sizes.append($0.size) }
+        #expect(sizes == [1, 2, 3])
+    }
+
+    @Test func streamsARootArrayAndNestedPaths() throws {
+        let root = JSONStream(string: "[1, 2, 3]").elements(of: Int.self)
+        var numbers: [Int] = []
+        try root.forEach { numbers.append($0) }
+        #expect(numbers == [1, 2, 3])
+        let nested = JSONStream(string: #"{"data": [{"items": [4, 5]}, {"items": [6]}]}"#).elements(of: Int.self, at: ["data", 1, "items"])
+        var items: [Int] = []
+        try nested.forEach { items.append($0) }
+        #expect(items == [6])
+    }
+
+    @Test func errorsInElementKNameK() throws {
+        let text = "{\"objects\": [\n{\"size\": 1, \"color\": \"a\"},\n{\"size\": \"2\", \"color\": \"b\"}\n]}"
+        let leaves = JSONStream(string: text).elements(of: Leaf.self, at: "objects")
+        #expect(try leaves.next()?.size == 1)
+        #expect {
+            try leaves.next()
+        } throws: { error in
+            (error as? DecodeError)?.description == #"3:10: error: expected Int at objects[1].size, found string "2""#
+        }
+        #expect(try leaves.next() == nil)
+    }
+
+    @Test func skipsAndReportsUndecodableElements() throws {
+        let text = #"[{"size": 1, "color": "a"}, {"size": true, "color": "b"}, {"color": "c"}, {"size": 4, "color": "d"}]"#
+        var skipped: [String] = []
+        let leaves = JSONStream(string: text).elements(of: Leaf.self, onError: .skip { skipped.append($0.description) })
+        var sizes: [Int] = []
+        try leaves.forEach { sizes.append($0.size) }
+        #expect(sizes == [1, 4])
+        #expect(
+            skipped == [
+                "skipped element 1 at 1:29: 1:38: error: expected Int at [1].size, found true",
+                #"skipped element 2 at 1:59: 1:59: error: missing key "size" in [2] (expected Int)"#,
+            ])
+    }
+
+    @Test func aTruncatedStreamSaysHowFarItGot() throws {
+        let leaves = JSONStream(string: #"[{"size": 1, "color": "a"}, {"size": 2, "co"#).elements(of: Leaf.self)
+        #expect(try leaves.next()?.size == 1)
+        #expect {
+            try leaves.next()
+        } throws: { error in
+            guard let error = error as? ParseError else { return false }
+            return error.kind == .unexpectedEndOfInput && error.message.hasSuffix("(1 element of the input read before it)")
+        }
+    }
+
+    @Test func wrongPathsAreDecodeErrors() throws {
+        #expect {
+            try JSONStream(string: #"{"objects": {"a": 1}}"#).elements(of: Int.self, at: "objects").next()
+        } throws: { error in
+            (error as? DecodeError)?.description == "1:13: error: expected array at objects to stream objects, found '{'"
+        }
+        #expect {
+            try JSONStream(string: #"{"other": []}"#).elements(of: Int.self, at: "objects").next()
+        } throws: { error in
+            (error as? DecodeError)?.code == .missingKey
+        }
+    }
+}
