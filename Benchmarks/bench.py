@@ -74,11 +74,13 @@ def main():
         ("JSONReader, every token", lambda f: [bench, "cursor", f]),
         ("JSONReader, every token + text", lambda f: [bench, "cursor-text", f]),
         ("JSONReader, one thread", lambda f: [bench, "cursor-direct", f]),
+        ("JSONStream, every Band typed", lambda f: [bench, "stream", f]),
     ]
     if args.decode:
         contenders = [
             ("JSONDecoder (Codable, date strings)", lambda f: [bench, "jsondecoder", f]),
             ("Spool decodeValue (models, dates)", lambda f: [bench, "decode", f]),
+            ("Spool JSONStream (models, dates)", lambda f: [bench, "stream", f]),
             ("JSONSerialization + extraction", lambda f: [bench, "jsonserialization", f]),
         ]
     baseline = "vs JSONDecoder" if args.decode else "vs yajl"

@@ -127,3 +127,24 @@ struct ReadmeModelTests {
         #expect(shown == [book.reviews.failures[1].error.description])
     }
 }
+
+@Suite("README streaming")
+struct ReadmeStreamingTests {
+    @Test func theStreamingExampleRuns() throws {
+        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // From the README, verbatim (with the README's Band model):
+        let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+        let bands = stream.elements(of: ReadmeBand.self, at: "objects")
+        while let band = try bands.next() {
+            print(band.name, band.members.count)
+        }
+        let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+
+        #expect(printed == ["Nirvana 3", "Foo Fighters 3", "Sigur Rós 2", "Hole 2"])
+        #expect(updated == Date(timeIntervalSince1970: 1_451_606_400))
+        #expect(ReadmeTests.block(after: "## Streaming a huge array").contains("while let band = try bands.next() {"))
+    }
+}

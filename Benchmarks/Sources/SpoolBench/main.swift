@@ -14,6 +14,7 @@ import Darwin
 /// - `cursor`: Spool's JSONReader pulling every token (kinds only).
 /// - `cursor-text`: the same, also reading the bytes of every key, string and number.
 /// - `cursor-direct`: `cursor` with parsing on the reader's own thread (`parsesInBackground = false`).
+/// - `stream`: every band of `objects` streamed as a typed model (with its date transformer).
 /// - `decode`: the whole catalog into Spool models (`SpoolCatalog.decodeValue(contentsOfFile:)`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
@@ -42,7 +43,7 @@ func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) t
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|decode|jsondecoder|jsonserialization FILE", code: 64) }
+guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE", code: 64) }
 let mode = arguments[1]
 let path = arguments[2]
 
@@ -58,6 +59,20 @@ case "cursor", "cursor-text", "cursor-direct":
         print("events \(tokens) tally \(tally)")
     } catch {
         fail("\(mode): \(error)", code: 1)
+    }
+case "stream":
+    do {
+        let stream = try JSONStream(contentsOfFile: path)
+        let bands = stream.elements(of: SpoolBand.self, at: "objects")
+        var count = 0
+        var members = 0
+        while let band = try bands.next() {
+            count &+= 1
+            members &+= band.members.count
+        }
+        print("bands \(count) members \(members)")
+    } catch {
+        fail("stream: \(error)", code: 1)
     }
 case "decode":
     do {
