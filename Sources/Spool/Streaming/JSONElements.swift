@@ -99,7 +99,12 @@ public final class JSONElements<Element: JSONDecodable> {
         case .done:
             return nil
         case .notStarted:
-            state = .streaming(topLevel: try navigate())
+            do {
+                state = .streaming(topLevel: try stream.navigate(to: path, container: .arrayStart))
+            } catch {
+                state = .done
+                throw error
+            }
         case .streaming:
             break
         }
@@ -116,80 +121,5 @@ public final class JSONElements<Element: JSONDecodable> {
             return nil
         }
         return reader.position
-    }
-
-    /// Reads up to the first element of the array at `path`, recording what it passes.
-    /// Returns true when the elements are the top-level values (NDJSON).
-    private func navigate() throws -> Bool {
-        if path.isEmpty && reader.options.allowsMultipleValues { return true }
-        guard try reader.next() != nil else { return true }
-        stream.recorder.record(from: reader)
-        var walked: [JSONKeyPath.Component] = []
-        for component in path.components {
-            let container = reader.current
-            guard let token = reader.currentToken else { return true }
-            switch component {
-            case .key(let key):
-                guard token.kind == .objectStart else { throw mismatch(expected: "object", at: walked) }
-                while true {
-                    guard let next = try reader.next() else { return true }
-                    if next == .objectEnd { throw missing(component, in: walked, container: container) }
-                    stream.recorder.record(from: reader)
-                    if reader.textEquals(key) { break }
-                    try recordValue()
-                }
-            case .index(let position):
-                guard token.kind == .arrayStart else { throw mismatch(expected: "array", at: walked) }
-                for _ in 0..<position {
-                    if try reader.peek() == .arrayEnd { throw missing(component, in: walked, container: container) }
-                    try recordValue()
-                }
-                if try reader.peek() == .arrayEnd { throw missing(component, in: walked, container: container) }
-            }
-            walked.append(component)
-            guard try reader.next() != nil else { return true }
-            stream.recorder.record(from: reader)
-        }
-        guard reader.currentToken?.kind == .arrayStart else { throw mismatch(expected: "array", at: walked) }
-        stream.recorder.streamedArrayDepth = reader.depth
-        return false
-    }
-
-    /// Reads the next value whole, recording its tokens.
-    private func recordValue() throws {
-        var depth = 0
-        repeat {
-            guard let token = try reader.next() else { return }
-            stream.recorder.record(from: reader)
-            switch token {
-            case .objectStart, .arrayStart: depth += 1
-            case .objectEnd, .arrayEnd: depth -= 1
-            default: break
-            }
-        } while depth > 0
-    }
-
-    private func mismatch(expected: String, at walked: [JSONKeyPath.Component]) -> DecodeError {
-        let token = reader.currentToken
-        let found = token.map { "\($0.publicKind)" } ?? "nothing"
-        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
-        state = .done
-        return DecodeError(
-            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
-            message: "expected \(expected)\(at) to stream \(path), found \(found)")
-    }
-
-    private func missing(_ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int) -> DecodeError {
-        state = .done
-        let parent = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
-        let what: String
-        switch component {
-        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
-        case .index(let position): what = "missing element [\(position)]"
-        }
-        return DecodeError(
-            code: .missingKey, keyPath: JSONKeyPath(walked + [component]),
-            location: reader.tape.contains(container) ? reader.tape[container].location : nil,
-            message: "\(what)\(parent) (streaming \(path))")
     }
 }

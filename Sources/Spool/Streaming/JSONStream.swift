@@ -73,6 +73,14 @@ public final class JSONStream {
         return JSONElements(stream: self, path: path, policy: policy, active: first)
     }
 
+    /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
+    /// object too big to hold, like ijson's `kvitems`). The empty path streams a root object.
+    public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
+        let first = !consumed
+        consumed = true
+        return JSONMembers(stream: self, path: path, active: first)
+    }
+
     /// Bytes read so far, for progress.
     public var bytesRead: Int { reader.bytesRead }
 

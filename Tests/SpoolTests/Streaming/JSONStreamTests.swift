@@ -138,3 +138,32 @@ struct JSONStreamTests {
         }
     }
 }
+
+@Suite("JSONStream members")
+struct JSONMembersTests {
+    @Test(arguments: [1, 3, 65_536])
+    func streamsTheMembersOfAHugeObject(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        let text = #"{"meta": {"v": 1}, "leaves_by_id": {"a1": {"size": 1, "color": "x"}, "b2": {"size": 2, "color": "y"}}, "after": true}"#
+        let stream = JSONStream(string: text, options: options)
+        let leaves = stream.members(of: Leaf.self, at: "leaves_by_id")
+        var seen: [String] = []
+        try leaves.forEach { key, leaf in seen.append("\(key)=\(leaf.size)") }
+        #expect(seen == ["a1=1", "b2=2"])
+        let remainder = try stream.remainder
+        #expect(try (remainder <| "after") as Bool == true)
+        #expect(try (remainder <| ["meta", "v"]) as Int == 1)
+        #expect(try (remainder <| "leaves_by_id") as [String: JSONValue] == [:])
+    }
+
+    @Test func memberErrorsEndWithTheKey() throws {
+        let members = JSONStream(string: #"{"a": {"size": 1, "color": "x"}, "b": {"size": "no", "color": "y"}}"#).members(of: Leaf.self)
+        #expect(try members.next()?.key == "a")
+        #expect {
+            try members.next()
+        } throws: { error in
+            (error as? DecodeError)?.keyPath == ["b", "size"]
+        }
+    }
+}

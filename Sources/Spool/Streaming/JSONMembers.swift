@@ -1,0 +1,66 @@
+/// The members of one huge object of a ``JSONStream``, each value decoded as it arrives (like
+/// ijson's `kvitems`):
+///
+/// ```swift
+/// let users = stream.members(of: User.self, at: "users_by_id")
+/// while let (id, user) = try users.next() { ... }
+/// ```
+///
+/// Memory is bounded by the largest value. Errors behave as for ``JSONElements``; a value's
+/// path ends with its key (`users_by_id.u123.email`).
+public final class JSONMembers<Value: JSONDecodable> {
+    private let stream: JSONStream
+    private let path: JSONKeyPath
+    private var started = false
+    private var done: Bool
+    /// Members handed out so far.
+    public private(set) var count = 0
+
+    init(stream: JSONStream, path: JSONKeyPath, active: Bool) {
+        self.stream = stream
+        self.path = path
+        done = !active
+    }
+
+    /// The next member's key and decoded value, or nil after the last one.
+    public func next() throws -> (key: String, value: Value)? {
+        guard !done else { return nil }
+        let reader = stream.reader
+        do {
+            if !started {
+                started = true
+                _ = try stream.navigate(to: path, container: .objectStart)
+            }
+            guard let token = try reader.next() else {
+                done = true
+                return nil
+            }
+            if token == .objectEnd {
+                stream.recorder.record(from: reader)
+                stream.recorder.streamedArrayDepth = nil
+                done = true
+                return nil
+            }
+            let key = reader.text ?? ""
+            let start = reader.position
+            reader.pinnedFrom = start
+            defer { reader.pinnedFrom = nil }
+            try reader.readWholeValue(at: start)
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.key(key)])
+            count += 1
+            return (key, try Extractor(context: context, index: start).decode(as: Value.self))
+        } catch var error as ParseError {
+            done = true
+            error.message += " (\(count) member\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
+            throw error
+        } catch {
+            done = true
+            throw error
+        }
+    }
+
+    /// Calls `body` with every remaining member.
+    public func forEach(_ body: (String, Value) throws -> Void) throws {
+        while let (key, value) = try next() { try body(key, value) }
+    }
+}

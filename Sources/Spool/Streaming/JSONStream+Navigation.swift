@@ -1,0 +1,80 @@
+/// Moving a stream's reader to the array or object it streams, recording what it passes for
+/// the stream's ``JSONStream/remainder``.
+extension JSONStream {
+    /// Reads up to the first element of the array (or member of the object) at `path`,
+    /// recording what it passes. Returns true when the elements are the top-level values (NDJSON).
+    func navigate(to path: JSONKeyPath, container: RawToken.Kind) throws -> Bool {
+        if path.isEmpty && reader.options.allowsMultipleValues && container == .arrayStart { return true }
+        guard try reader.next() != nil else { return true }
+        recorder.record(from: reader)
+        var walked: [JSONKeyPath.Component] = []
+        for component in path.components {
+            let parent = reader.current
+            guard let token = reader.currentToken else { return true }
+            switch component {
+            case .key(let key):
+                guard token.kind == .objectStart else { throw mismatch(expected: "object", at: walked, streaming: path) }
+                while true {
+                    guard let next = try reader.next() else { return true }
+                    if next == .objectEnd { throw missing(component, in: walked, container: parent, streaming: path) }
+                    recorder.record(from: reader)
+                    if reader.textEquals(key) { break }
+                    try recordValue()
+                }
+            case .index(let position):
+                guard token.kind == .arrayStart else { throw mismatch(expected: "array", at: walked, streaming: path) }
+                for _ in 0..<position {
+                    if try reader.peek() == .arrayEnd { throw missing(component, in: walked, container: parent, streaming: path) }
+                    try recordValue()
+                }
+                if try reader.peek() == .arrayEnd { throw missing(component, in: walked, container: parent, streaming: path) }
+            }
+            walked.append(component)
+            guard try reader.next() != nil else { return true }
+            recorder.record(from: reader)
+        }
+        guard reader.currentToken?.kind == container else {
+            throw mismatch(expected: container == .arrayStart ? "array" : "object", at: walked, streaming: path)
+        }
+        recorder.streamedArrayDepth = reader.depth
+        return false
+    }
+
+    /// Reads the next value whole, recording its tokens.
+    private func recordValue() throws {
+        var depth = 0
+        repeat {
+            guard let token = try reader.next() else { return }
+            recorder.record(from: reader)
+            switch token {
+            case .objectStart, .arrayStart: depth += 1
+            case .objectEnd, .arrayEnd: depth -= 1
+            default: break
+            }
+        } while depth > 0
+    }
+
+    private func mismatch(expected: String, at walked: [JSONKeyPath.Component], streaming path: JSONKeyPath) -> DecodeError {
+        let token = reader.currentToken
+        let found = token.map { "\($0.publicKind)" } ?? "nothing"
+        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
+        return DecodeError(
+            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
+            message: "expected \(expected)\(at) to stream \(path), found \(found)")
+    }
+
+    private func missing(
+        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, streaming path: JSONKeyPath
+    ) -> DecodeError {
+        let parent = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
+        let what: String
+        switch component {
+        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
+        case .index(let position): what = "missing element [\(position)]"
+        }
+        return DecodeError(
+            code: .missingKey, keyPath: JSONKeyPath(walked + [component]),
+            location: reader.tape.contains(container) ? reader.tape[container].location : nil,
+            message: "\(what)\(parent) (streaming \(path))")
+    }
+}
