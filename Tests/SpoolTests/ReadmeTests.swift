@@ -148,3 +148,23 @@ struct ReadmeStreamingTests {
         #expect(ReadmeTests.block(after: "## Streaming a huge array").contains("while let band = try bands.next() {"))
     }
 }
+
+@Suite("README async streaming")
+struct ReadmeAsyncStreamingTests {
+    @Test func theAsyncExampleRuns() async throws {
+        let body = AsyncJSONStreamTests.chunks(JSONStreamTests.sample, sizes: [100])
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // From the README, verbatim (with the README's Band model):
+        let stream = AsyncJSONStream(chunks: body)   // any AsyncSequence of byte chunks; or (bytes:)
+        for try await band in stream.elements(of: ReadmeBand.self, at: "objects") {
+            print(band.name)
+        }
+        let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+
+        #expect(printed == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
+        #expect(updated == Date(timeIntervalSince1970: 1_451_606_400))
+        #expect(ReadmeTests.readme.contains("for try await band in stream.elements(of: Band.self, at: \"objects\") {"))
+    }
+}

@@ -45,6 +45,18 @@ public final class AsyncJSONReader {
         }
     }
 
+    /// Feeds the next chunk to the reader (or ends its input). Returns false when the input
+    /// had already ended.
+    func fill() async throws -> Bool {
+        if reader.isInputFinished { return false }
+        if let chunk = try await nextChunk() {
+            try reader.append(chunk)
+        } else {
+            try reader.finishInput()
+        }
+        return true
+    }
+
     /// Skips the next value (see ``JSONReader/skipValue()``), awaiting input as needed.
     public func skipValue() async throws {
         guard var token = try await peek(), token != .objectEnd, token != .arrayEnd else { return }

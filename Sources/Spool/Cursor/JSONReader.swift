@@ -159,6 +159,14 @@ public final class JSONReader {
         }
     }
 
+    /// True when the input has ended (all of it parsed), whether or not every token was handed out.
+    var isInputFinished: Bool {
+        switch feed {
+        case .direct: return tokenizer.isFinished || tokenizer.failure != nil || feedError != nil
+        case .background(let parser): return parser.isFinished
+        }
+    }
+
     /// True when the input has ended and every token has been handed out.
     public var isAtEnd: Bool {
         switch feed {
@@ -237,6 +245,14 @@ public final class JSONReader {
         case .direct: return tokenizer.writer.topLevelCount
         case .background(let parser): return parser.topLevelCount
         }
+    }
+
+    /// Whether the value starting at `index` is wholly on the tape (a scalar, or a container
+    /// whose end has been parsed).
+    func valueIsComplete(at index: Int) -> Bool {
+        guard tape.contains(index) else { return false }
+        let token = tape[index]
+        return !token.isContainerStart || (token.payload > index && tape.contains(token.payload))
     }
 
     /// Reads until the value starting at `start` (the next token) is complete on the tape, then

@@ -1,0 +1,215 @@
+/// A ``JSONStream`` over input that arrives as an `AsyncSequence` of bytes or byte chunks (a
+/// network body, `FileHandle.bytes`): the elements at a path come out as an `AsyncSequence`.
+///
+/// ```swift
+/// let stream = AsyncJSONStream(chunks: body)
+/// for try await band in stream.elements(of: Band.self, at: "objects") {
+///     print(band.name)
+/// }
+/// let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// ```
+///
+/// Elements, errors, the remainder and memory bounds are those of ``JSONStream``. Stopping the
+/// loop early stops pulling input. Use a stream from one task at a time.
+public final class AsyncJSONStream {
+    let input: AsyncJSONReader
+    let recorder = RemainderRecorder()
+    private var consumed = false
+
+    /// Reads an asynchronous sequence of bytes.
+    public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init()) where Bytes.Element == UInt8 {
+        input = AsyncJSONReader(bytes: bytes, options: options)
+    }
+
+    /// Reads an asynchronous sequence of byte chunks of any size.
+    public init<Chunks: AsyncSequence>(chunks: Chunks, options: JSONParsingOptions = .init())
+    where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+        input = AsyncJSONReader(chunks: chunks, options: options)
+    }
+
+    var reader: JSONReader { input.reader }
+
+    /// The elements of the array at `path`, each decoded as `T` (see ``JSONStream/elements(of:at:onError:)``).
+    public func elements<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+    ) -> AsyncJSONElements<T> {
+        let first = !consumed
+        consumed = true
+        return AsyncJSONElements(state: AsyncElementState(stream: self, path: path, policy: policy, active: first))
+    }
+
+    /// Bytes received so far.
+    public var bytesRead: Int { input.bytesRead }
+
+    /// The document without the streamed elements, reading the rest of the input first.
+    public var remainder: Extractor {
+        get async throws {
+            if let depth = recorder.streamedArrayDepth {
+                while reader.depth >= depth, try await input.next() != nil {}
+                recorder.record(from: reader)
+                recorder.streamedArrayDepth = nil
+            }
+            while try await input.next() != nil { recorder.record(from: reader) }
+            return try recorder.finish(reading: reader)
+        }
+    }
+
+    // MARK: - Navigation (the asynchronous twin of JSONStream+Navigation.swift)
+
+    /// Moves to the array at `path`; true when the elements are the top-level values (NDJSON).
+    func navigate(to path: JSONKeyPath) async throws -> Bool {
+        if path.isEmpty && reader.options.allowsMultipleValues { return true }
+        guard try await input.next() != nil else { return true }
+        recorder.record(from: reader)
+        var walked: [JSONKeyPath.Component] = []
+        for component in path.components {
+            guard let token = reader.currentToken else { return true }
+            let parent = reader.current
+            switch component {
+            case .key(let key):
+                guard token.kind == .objectStart else { throw notFound(expected: "object", walked, path) }
+                while true {
+                    guard let next = try await input.next() else { return true }
+                    if next == .objectEnd { throw missing(component, walked, parent, path) }
+                    recorder.record(from: reader)
+                    if reader.textEquals(key) { break }
+                    try await recordValue()
+                }
+            case .index(let position):
+                guard token.kind == .arrayStart else { throw notFound(expected: "array", walked, path) }
+                for _ in 0..<position {
+                    if try await input.peek() == .arrayEnd { throw missing(component, walked, parent, path) }
+                    try await recordValue()
+                }
+                if try await input.peek() == .arrayEnd { throw missing(component, walked, parent, path) }
+            }
+            walked.append(component)
+            guard try await input.next() != nil else { return true }
+            recorder.record(from: reader)
+        }
+        guard reader.currentToken?.kind == .arrayStart else { throw notFound(expected: "array", walked, path) }
+        recorder.streamedArrayDepth = reader.depth
+        return false
+    }
+
+    private func recordValue() async throws {
+        var depth = 0
+        repeat {
+            guard let token = try await input.next() else { return }
+            recorder.record(from: reader)
+            switch token {
+            case .objectStart, .arrayStart: depth += 1
+            case .objectEnd, .arrayEnd: depth -= 1
+            default: break
+            }
+        } while depth > 0
+    }
+
+    private func notFound(expected: String, _ walked: [JSONKeyPath.Component], _ path: JSONKeyPath) -> DecodeError {
+        let token = reader.currentToken
+        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
+        return DecodeError(
+            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
+            message: "expected \(expected)\(at) to stream \(path), found \(token.map { "\($0.publicKind)" } ?? "nothing")")
+    }
+
+    private func missing(
+        _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: Int, _ path: JSONKeyPath
+    ) -> DecodeError {
+        let what: String
+        switch component {
+        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
+        case .index(let position): what = "missing element [\(position)]"
+        }
+        let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
+        return DecodeError(
+            code: .missingKey, keyPath: JSONKeyPath(walked + [component]),
+            location: reader.tape.contains(parent) ? reader.tape[parent].location : nil,
+            message: "\(what)\(inside) (streaming \(path))")
+    }
+}
+
+/// The elements of an ``AsyncJSONStream``: `for try await element in stream.elements(...)`.
+public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
+    let state: AsyncElementState<Element>
+
+    /// The iterator; all iterators of one sequence share its position in the stream.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let state: AsyncElementState<Element>
+
+        /// The next element, or nil after the last one.
+        public mutating func next() async throws -> Element? {
+            try await state.next()
+        }
+    }
+
+    /// An iterator over the stream's elements.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(state: state) }
+
+    /// Elements handed out or skipped so far.
+    public var count: Int { state.count }
+}
+
+/// Where an ``AsyncJSONElements`` sequence is in its stream.
+final class AsyncElementState<Element: JSONDecodable> {
+    private let stream: AsyncJSONStream
+    private let path: JSONKeyPath
+    private let policy: JSONElements<Element>.ErrorPolicy
+    private var started = false
+    private var done: Bool
+    private var topLevel = false
+    private(set) var count = 0
+
+    init(stream: AsyncJSONStream, path: JSONKeyPath, policy: JSONElements<Element>.ErrorPolicy, active: Bool) {
+        self.stream = stream
+        self.path = path
+        self.policy = policy
+        done = !active
+    }
+
+    func next() async throws -> Element? {
+        guard !done else { return nil }
+        let reader = stream.reader
+        do {
+            if !started {
+                started = true
+                topLevel = try await stream.navigate(to: path)
+            }
+            while true {
+                guard let token = try await stream.input.peek() else {
+                    done = true
+                    return nil
+                }
+                if !topLevel && token == .arrayEnd {
+                    _ = try await stream.input.next()
+                    stream.recorder.record(from: reader)
+                    stream.recorder.streamedArrayDepth = nil
+                    done = true
+                    return nil
+                }
+                let start = reader.position
+                reader.pinnedFrom = start
+                defer { reader.pinnedFrom = nil }
+                while !reader.valueIsComplete(at: start) {
+                    guard try await stream.input.fill() else { break }
+                }
+                try reader.readWholeValue(at: start)
+                let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.index(count)])
+                count += 1
+                do {
+                    return try Extractor(context: context, index: start).decode(as: Element.self)
+                } catch let error as DecodeError {
+                    guard case .skip(let report) = policy else { throw error }
+                    report(JSONElements<Element>.SkippedElement(index: count - 1, location: reader.tape[start].location, error: error))
+                }
+            }
+        } catch var error as ParseError {
+            done = true
+            error.message += " (\(count) element\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
+            throw error
+        } catch {
+            done = true
+            throw error
+        }
+    }
+}
