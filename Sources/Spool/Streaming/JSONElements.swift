@@ -6,14 +6,15 @@
 /// // or: try bands.forEach { band in ... }
 /// ```
 ///
-/// (Swift has no throwing synchronous `Sequence`, so the loop is a throwing `next()`; over an
-/// `AsyncSequence` input, use `for try await`.)
+/// It is also a lazy `Sequence` of `Result`s, since Swift has no throwing synchronous
+/// sequence: `for result in bands { let band = try result.get() }`. Over an `AsyncSequence`
+/// input, ``AsyncJSONElements`` gives `for try await band in ...`.
 ///
 /// Errors: a ``DecodeError`` in element *k* carries its full path (`objects[k].members[2].name`)
 /// and location. By default the first one ends the stream; with `.skip`, the element is
 /// skipped, reported, and the stream goes on. A ``ParseError`` always ends it (the rest cannot
 /// be trusted), and says how many elements were decoded before it.
-public final class JSONElements<Element: JSONDecodable> {
+public final class JSONElements<Value: JSONDecodable>: Sequence {
     /// What to do when an element does not decode.
     public enum ErrorPolicy {
         /// Throw the ``DecodeError``; the stream ends.
@@ -60,7 +61,7 @@ public final class JSONElements<Element: JSONDecodable> {
     private var reader: JSONReader { stream.reader }
 
     /// The next element, or nil after the last one.
-    public func next() throws -> Element? {
+    public func next() throws -> Value? {
         do {
             while let start = try nextElementStart() {
                 reader.pinnedFrom = start
@@ -70,7 +71,7 @@ public final class JSONElements<Element: JSONDecodable> {
                 let element = Extractor(context: context, index: start)
                 count += 1
                 do {
-                    return try element.decode(as: Element.self)
+                    return try element.decode(as: Value.self)
                 } catch let error as DecodeError {
                     guard case .skip(let report) = policy else {
                         state = .done
@@ -89,9 +90,30 @@ public final class JSONElements<Element: JSONDecodable> {
     }
 
     /// Calls `body` with every remaining element.
-    public func forEach(_ body: (Element) throws -> Void) throws {
+    public func forEach(_ body: (Value) throws -> Void) throws {
         while let element = try next() { try body(element) }
     }
+
+    /// Each element as a `Result`: `.success` for a decoded element, `.failure` for the error
+    /// that ends the stream (or nothing more after it).
+    public typealias Element = Result<Value, any Error>
+
+    /// An iterator over ``JSONElements`` as `Result`s.
+    public struct Iterator: IteratorProtocol {
+        let elements: JSONElements<Value>
+
+        /// The next element or error; nil after the last element or after an error.
+        public mutating func next() -> Result<Value, any Error>? {
+            do {
+                return try elements.next().map { .success($0) }
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// An iterator sharing this sequence's position in the stream.
+    public func makeIterator() -> Iterator { Iterator(elements: self) }
 
     /// Moves to the start of the next element; nil (and the end state) after the last one.
     func nextElementStart() throws -> Int? {

@@ -167,3 +167,22 @@ struct JSONMembersTests {
         }
     }
 }
+
+@Suite("JSONElements as a Sequence")
+struct JSONElementsSequenceTests {
+    @Test func iteratesResultsAndEndsAfterAnError() throws {
+        let text = #"[{"size": 1, "color": "a"}, {"size": 2, "color": "b"}, {"size": "3", "color": "c"}, {"size": 4, "color": "d"}]"#
+        var sizes: [Int] = []
+        var errors: [String] = []
+        for result in JSONStream(string: text).elements(of: Leaf.self) {
+            switch result {
+            case .success(let leaf): sizes.append(leaf.size)
+            case .failure(let error): errors.append("\(error)")
+            }
+        }
+        #expect(sizes == [1, 2])
+        #expect(errors == [#"1:65: error: expected Int at [2].size, found string "3""#])
+        let lazy = JSONStream(string: "[1, 2, 3]").elements(of: Int.self).lazy.compactMap { try? $0.get() }.prefix(2)
+        #expect(Array(lazy) == [1, 2])
+    }
+}
