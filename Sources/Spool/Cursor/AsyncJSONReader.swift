@@ -37,11 +37,7 @@ public final class AsyncJSONReader {
         while true {
             if let token = try reader.next() { return token }
             if reader.isAtEnd { return nil }
-            if let chunk = try await nextChunk() {
-                try reader.append(chunk)
-            } else {
-                try reader.finishInput()
-            }
+            guard try await fill() else { return try reader.next() }
         }
     }
 
@@ -81,11 +77,7 @@ public final class AsyncJSONReader {
         while true {
             if let token = try reader.peek() { return token }
             if reader.isAtEnd { return nil }
-            if let chunk = try await nextChunk() {
-                try reader.append(chunk)
-            } else {
-                try reader.finishInput()
-            }
+            guard try await fill() else { return try reader.peek() }
         }
     }
 

@@ -40,19 +40,7 @@ extension TapeWriter {
     @inline(__always)
     func validateKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         guard let end = leanStringEnd(bytes, count: count) else { return didParseKey(bytes, count: count) }
-        let top = stack.top
-        top.pointee.keyToken = -1
-        top.pointee.keySourceLow = scanPos
-        top.pointee.keySourceEnd = end
-        top.pointee.children &+= 1
-        if top.pointee.keyPreserved {
-            top.pointee.keyPreserved = false
-            preservedKeys[stack.count &- 1] = nil
-        }
-        separatorSeen = false
-        afterValue = false
-        afterKey = true
-        scanPos = end
+        noteKey(token: -1, sourceLow: scanPos, end: end)
         return true
     }
 

@@ -292,11 +292,19 @@ final class TapeWriter {
         } else {
             guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes) else { return false }
         }
+        noteKey(token: index, sourceLow: start, end: end)
+        return true
+    }
+
+    /// Makes a key the current member of the innermost object. The key is on the tape at
+    /// `token`, or (when `token` is -1) in the input, after `sourceLow` and ending at `end`.
+    @inline(__always)
+    func noteKey(token: Int, sourceLow: Int, end: Int) {
         if stack.count > 0 {
             let top = stack.top
-            top.pointee.keyToken = index
-            top.pointee.keySourceLow = start
-            top.pointee.keySourceEnd = recordsValues ? -1 : end
+            top.pointee.keyToken = token
+            top.pointee.keySourceLow = sourceLow
+            top.pointee.keySourceEnd = token >= 0 ? -1 : end
             top.pointee.children &+= 1
             if top.pointee.keyPreserved {
                 top.pointee.keyPreserved = false
@@ -307,7 +315,6 @@ final class TapeWriter {
         afterValue = false
         afterKey = true
         scanPos = end
-        return true
     }
 
     @inline(__always)

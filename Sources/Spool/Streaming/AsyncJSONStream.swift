@@ -106,26 +106,14 @@ public final class AsyncJSONStream {
     }
 
     private func notFound(expected: String, _ walked: [JSONKeyPath.Component], _ path: JSONKeyPath) -> DecodeError {
-        let token = reader.currentToken
-        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
-        return DecodeError(
-            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
-            message: "expected \(expected)\(at) to stream \(path), found \(token.map { "\($0.publicKind)" } ?? "nothing")")
+        StreamErrors.notFound(expected: expected, at: walked, token: reader.currentToken, streaming: path)
     }
 
     private func missing(
         _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: Int, _ path: JSONKeyPath
     ) -> DecodeError {
-        let what: String
-        switch component {
-        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
-        case .index(let position): what = "missing element [\(position)]"
-        }
-        let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
-        return DecodeError(
-            code: .missingKey, keyPath: JSONKeyPath(walked + [component]),
-            location: reader.tape.contains(parent) ? reader.tape[parent].location : nil,
-            message: "\(what)\(inside) (streaming \(path))")
+        let location = reader.tape.contains(parent) ? reader.tape[parent].location : nil
+        return StreamErrors.missing(component, in: walked, location: location, streaming: path)
     }
 }
 
@@ -203,10 +191,9 @@ final class AsyncElementState<Element: JSONDecodable> {
                     report(JSONElements<Element>.SkippedElement(index: count - 1, location: reader.tape[start].location, error: error))
                 }
             }
-        } catch var error as ParseError {
+        } catch let error as ParseError {
             done = true
-            error.message += " (\(count) element\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
-            throw error
+            throw error.noting(count, "element", of: path)
         } catch {
             done = true
             throw error

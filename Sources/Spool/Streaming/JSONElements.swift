@@ -81,11 +81,9 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
                 }
             }
             return nil
-        } catch var error as ParseError {
+        } catch let error as ParseError {
             state = .done
-            let stopped = "\(count) element\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it"
-            error.message += " (\(stopped))"
-            throw error
+            throw error.noting(count, "element", of: path)
         }
     }
 

@@ -49,10 +49,9 @@ public final class JSONMembers<Value: JSONDecodable> {
             let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.key(key)])
             count += 1
             return (key, try Extractor(context: context, index: start).decode(as: Value.self))
-        } catch var error as ParseError {
+        } catch let error as ParseError {
             done = true
-            error.message += " (\(count) member\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
-            throw error
+            throw error.noting(count, "member", of: path)
         } catch {
             done = true
             throw error

@@ -55,26 +55,13 @@ extension JSONStream {
     }
 
     private func mismatch(expected: String, at walked: [JSONKeyPath.Component], streaming path: JSONKeyPath) -> DecodeError {
-        let token = reader.currentToken
-        let found = token.map { "\($0.publicKind)" } ?? "nothing"
-        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
-        return DecodeError(
-            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
-            message: "expected \(expected)\(at) to stream \(path), found \(found)")
+        StreamErrors.notFound(expected: expected, at: walked, token: reader.currentToken, streaming: path)
     }
 
     private func missing(
         _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, streaming path: JSONKeyPath
     ) -> DecodeError {
-        let parent = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
-        let what: String
-        switch component {
-        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
-        case .index(let position): what = "missing element [\(position)]"
-        }
-        return DecodeError(
-            code: .missingKey, keyPath: JSONKeyPath(walked + [component]),
-            location: reader.tape.contains(container) ? reader.tape[container].location : nil,
-            message: "\(what)\(parent) (streaming \(path))")
+        let location = reader.tape.contains(container) ? reader.tape[container].location : nil
+        return StreamErrors.missing(component, in: walked, location: location, streaming: path)
     }
 }

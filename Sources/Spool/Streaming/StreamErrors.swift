@@ -1,0 +1,37 @@
+/// Errors a stream raises while moving to its array or object, shared by the synchronous and
+/// asynchronous streams.
+enum StreamErrors {
+    /// The value at `walked` is not the container the path needs.
+    static func notFound(expected: String, at walked: [JSONKeyPath.Component], token: RawToken?, streaming path: JSONKeyPath) -> DecodeError {
+        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
+        let found = token.map { "\($0.publicKind)" } ?? "nothing"
+        return DecodeError(
+            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
+            message: "expected \(expected)\(at) to stream \(path), found \(found)")
+    }
+
+    /// The path's next step is not in the container at `walked`.
+    static func missing(
+        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], location: SourceLocation?,
+        streaming path: JSONKeyPath
+    ) -> DecodeError {
+        let what: String
+        switch component {
+        case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
+        case .index(let position): what = "missing element [\(position)]"
+        }
+        let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
+        return DecodeError(
+            code: .missingKey, keyPath: JSONKeyPath(walked + [component]), location: location,
+            message: "\(what)\(inside) (streaming \(path))")
+    }
+}
+
+extension ParseError {
+    /// The error, noting how far a stream got before it (`3 elements of objects read before it`).
+    func noting(_ count: Int, _ noun: String, of path: JSONKeyPath) -> ParseError {
+        var error = self
+        error.message += " (\(count) \(noun)\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
+        return error
+    }
+}
