@@ -7,11 +7,17 @@ struct SpoolCommand: ParsableCommand {
         commandName: "spool",
         abstract: "Read huge JSON as a stream, in constant memory.",
         discussion: """
-            FILE is optional everywhere: absent or '-' means standard input.
+            FILE is optional everywhere: absent or '-' means standard input. PATH: keys joined \
+            by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root.
 
-            Exit codes: 0 success; 1 invalid JSON (FILE:LINE:COLUMN: error: ... on stderr); \
-            64 usage error; 66 input cannot be opened or read.
+            Exit codes: 0 success; 1 invalid or undecodable input (FILE:LINE:COLUMN: error: ... \
+            on stderr); 64 usage error; 66 input cannot be opened or read.
             """,
-        subcommands: [ValidateCommand.self]
+        subcommands: [BandsCommand.self, ItemsCommand.self, CountCommand.self, ValidateCommand.self]
     )
+
+    static func main() {
+        ignoreBrokenPipeSignal()
+        Self.main(nil)
+    }
 }

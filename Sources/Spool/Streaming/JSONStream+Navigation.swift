@@ -3,8 +3,8 @@
 extension JSONStream {
     /// Reads up to the first element of the array (or member of the object) at `path`,
     /// recording what it passes. Returns true when the elements are the top-level values (NDJSON).
-    func navigate(to path: JSONKeyPath, container: RawToken.Kind) throws -> Bool {
-        if path.isEmpty && reader.options.allowsMultipleValues && container == .arrayStart { return true }
+    func navigate(to path: JSONKeyPath, container: RawToken.Kind?) throws -> Bool {
+        if path.isEmpty && reader.options.allowsMultipleValues && container != .objectStart { return true }
         guard try reader.next() != nil else { return true }
         recorder.record(from: reader)
         var walked: [JSONKeyPath.Component] = []
@@ -33,8 +33,11 @@ extension JSONStream {
             guard try reader.next() != nil else { return true }
             recorder.record(from: reader)
         }
-        guard reader.currentToken?.kind == container else {
-            throw mismatch(expected: container == .arrayStart ? "array" : "object", at: walked, streaming: path)
+        let kind = reader.currentToken?.kind
+        let matches = container.map { kind == $0 } ?? (kind == .arrayStart || kind == .objectStart)
+        guard matches else {
+            let expected = container == .arrayStart ? "array" : container == .objectStart ? "object" : "array or object"
+            throw mismatch(expected: expected, at: walked, streaming: path)
         }
         recorder.streamedArrayDepth = reader.depth
         return false

@@ -81,11 +81,41 @@ public final class JSONStream {
         return JSONMembers(stream: self, path: path, active: first)
     }
 
+    /// The number of elements of the array, or members of the object, at `path`, counted while
+    /// streaming (nothing is decoded; memory stays bounded by the largest element). With
+    /// ``JSONParsingOptions/allowsMultipleValues`` and the empty path, the number of top-level values.
+    public func count(at path: JSONKeyPath = .root) throws -> Int {
+        consumed = true
+        let topLevel = try navigate(to: path, container: nil)
+        var count = 0
+        if topLevel {
+            while try reader.peek() != nil {
+                try reader.skipValue()
+                count += 1
+            }
+            return count
+        }
+        while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
+            try reader.skipValue()  // a key and its value, or an element
+            count += 1
+        }
+        _ = try reader.next()
+        recorder.record(from: reader)
+        recorder.streamedArrayDepth = nil
+        return count
+    }
+
     /// Bytes read so far, for progress.
     public var bytesRead: Int { reader.bytesRead }
 
     /// The input's size in bytes, when known (files, memory).
     public var totalBytes: Int? { reader.totalBytes }
+
+    /// Reads the rest of the input, checking that it is valid JSON (and recording the
+    /// ``remainder``). Call it after the last element to be sure nothing after it is broken.
+    public func finish() throws {
+        try recorder.read(rest: reader)
+    }
 
     /// The document without the streamed elements (the array at the path is left empty), for
     /// the values beside it, e.g. a catalog's `last_updated`. Reads the rest of the input if

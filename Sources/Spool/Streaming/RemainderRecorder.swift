@@ -35,18 +35,22 @@ final class RemainderRecorder {
         }
     }
 
-    /// Reads the rest of the input (passing over streamed elements not yet handed out, and
-    /// recording everything else), then returns the recorded document.
-    func finish(reading reader: JSONReader) throws -> Extractor {
-        if !finished {
-            if let depth = streamedArrayDepth {
-                while reader.depth >= depth, try reader.next() != nil {}
-                record(from: reader)  // the streamed array's end
-                streamedArrayDepth = nil
-            }
-            while try reader.next() != nil { record(from: reader) }
-            finished = true
+    /// Reads the rest of the input, passing over streamed elements not yet handed out and
+    /// recording everything else.
+    func read(rest reader: JSONReader) throws {
+        guard !finished else { return }
+        if let depth = streamedArrayDepth {
+            while reader.depth >= depth, try reader.next() != nil {}
+            record(from: reader)  // the streamed array's end
+            streamedArrayDepth = nil
         }
+        while try reader.next() != nil { record(from: reader) }
+        finished = true
+    }
+
+    /// Reads the rest of the input, then returns the recorded document.
+    func finish(reading reader: JSONReader) throws -> Extractor {
+        try read(rest: reader)
         guard tape.count > 0 else {
             throw DecodeError(code: .missingKey, keyPath: .root, message: "the input holds no JSON value")
         }

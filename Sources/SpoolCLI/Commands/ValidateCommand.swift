@@ -21,16 +21,17 @@ struct ValidateCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let name = file ?? "<stdin>"
+        let input = InputFile(file)
         do {
-            let (reader, displayName) = try openReader(file, options: parsing.options)
+            let reader = try input.reader(options: parsing.options)
             let values = try reader.skipToEnd()
             if !quiet {
+                let output = StandardOutput()
                 let plural = values == 1 ? "value" : "values"
-                print("\(displayName): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")
+                output.line("\(input.name): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")
             }
         } catch {
-            throw report(error, file: name)
+            throw report(error, file: input.name)
         }
     }
 }

@@ -26,7 +26,13 @@ struct ParsingFlags: ParsableArguments {
     }
 }
 
-/// Exit codes shared by all commands.
+/// `--no-progress`, for the commands that can run long.
+struct ProgressFlags: ParsableArguments {
+    @Flag(help: "Never show a progress bar (it only appears on a terminal, after a second).")
+    var noProgress = false
+}
+
+/// Exit codes shared by all commands, documented in `spool --help` and the README.
 enum SpoolExit {
     /// Invalid or undecodable input.
     static let invalidInput = ExitCode(1)
@@ -34,10 +40,26 @@ enum SpoolExit {
     static let inputUnavailable = ExitCode(66)
 }
 
-/// Opens FILE, or standard input for nil or "-".
-func openReader(_ file: String?, options: JSONParsingOptions) throws(InputError) -> (JSONReader, String) {
-    guard let file, file != "-" else { return (JSONReader.standardInput(options: options), "<stdin>") }
-    return (try JSONReader(contentsOfFile: file, options: options), file)
+/// FILE, or standard input for nil or "-".
+struct InputFile {
+    let path: String?
+
+    init(_ argument: String?) {
+        path = argument == "-" ? nil : argument
+    }
+
+    /// The name errors use: the path, or `<stdin>`.
+    var name: String { path ?? "<stdin>" }
+
+    func reader(options: JSONParsingOptions) throws(InputError) -> JSONReader {
+        guard let path else { return JSONReader.standardInput(options: options) }
+        return try JSONReader(contentsOfFile: path, options: options)
+    }
+
+    func stream(options: JSONParsingOptions) throws(InputError) -> JSONStream {
+        guard let path else { return JSONStream(fileDescriptor: 0, options: options) }
+        return try JSONStream(contentsOfFile: path, options: options)
+    }
 }
 
 /// Prints an error the way compilers do, and returns the exit code for it.
@@ -48,9 +70,15 @@ func report(_ error: any Error, file: String) -> ExitCode {
         let excerpt = error.excerptWithCaret
         if !excerpt.isEmpty { printToStandardError(excerpt) }
         return SpoolExit.invalidInput
+    case let error as DecodeError:
+        printToStandardError(error.location == nil ? "\(file): \(error)" : "\(file):\(error)")
+        return SpoolExit.invalidInput
     case let error as InputError:
         printToStandardError("spool: \(error)")
         return SpoolExit.inputUnavailable
+    case let error as JSONKeyPath.SyntaxError:
+        printToStandardError("spool: \(error)")
+        return ExitCode.validationFailure
     default:
         printToStandardError("spool: \(error)")
         return SpoolExit.invalidInput

@@ -1,0 +1,65 @@
+extension Extractor {
+    /// This value as compact JSON text: no whitespace, numbers exactly as written, strings
+    /// re-escaped (`"`, `\`, control characters; everything else as UTF-8).
+    public func compactJSON() throws -> String {
+        var bytes: [UInt8] = []
+        try writeCompactJSON(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends this value as compact JSON text to `bytes`.
+    public func writeCompactJSON(into bytes: inout [UInt8]) throws {
+        _ = try checkedToken()
+        let last = context.lastIndex(ofValueAt: index)
+        var needsComma = false
+        var index = self.index
+        while index <= last {
+            let token = tape[index]
+            switch token.kind {
+            case .objectEnd, .arrayEnd, .key:
+                break
+            default:
+                if needsComma { bytes.append(UInt8(ascii: ",")) }
+            }
+            switch token.kind {
+            case .objectStart: bytes.append(UInt8(ascii: "{"))
+            case .arrayStart: bytes.append(UInt8(ascii: "["))
+            case .objectEnd: bytes.append(UInt8(ascii: "}"))
+            case .arrayEnd: bytes.append(UInt8(ascii: "]"))
+            case .key:
+                if needsComma { bytes.append(UInt8(ascii: ",")) }
+                Self.appendQuoted(tape.bytes(of: token), to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+            case .string: Self.appendQuoted(tape.bytes(of: token), to: &bytes)
+            case .number: bytes.append(contentsOf: tape.bytes(of: token))
+            case .true: bytes.append(contentsOf: "true".utf8)
+            case .false: bytes.append(contentsOf: "false".utf8)
+            case .null: bytes.append(contentsOf: "null".utf8)
+            }
+            needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
+            index += 1
+        }
+    }
+
+    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

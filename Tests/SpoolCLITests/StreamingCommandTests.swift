@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@Suite("spool bands, items, count")
+struct StreamingCommandTests {
+    static let sampleOutput = """
+        Nirvana\tdisbanded\t3 members\thttps://www.nirvana.com
+        Foo Fighters\tactive\t3 members\thttps://foofighters.com
+        Sigur Rós\thiatus\t2 members\t-
+        Hole\tdisbanded\t2 members\t-
+        bands: 4
+        members: 10
+        oldest member: Pat Smear (1959-08-05)
+        last_updated: 2016-01-01T00:00:00Z
+
+        """
+
+    static func temporaryFile(_ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spool-cli-\(UUID()).json")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func bandsDecodesTheSampleFromAFileOrStandardInput() throws {
+        let fromFile = try Spool.run(["bands", "Examples/bands.json"])
+        #expect(fromFile.status == 0)
+        #expect(fromFile.stdout == Self.sampleOutput)
+        #expect(fromFile.stderr.isEmpty)  // no progress bar on a pipe
+        let sample = try Data(contentsOf: Spool.repository.appendingPathComponent("Examples/bands.json"))
+        let fromStdin = try Spool.run(["bands", "--summary", "-"], stdin: sample)
+        #expect(fromStdin.stdout == Self.sampleOutput.components(separatedBy: "\n").suffix(5).joined(separator: "\n"))
+    }
+
+    @Test func bandsSkipsInvalidBandsWhenAsked() throws {
+        let file = try Self.temporaryFile(
+            #"{"objects": [{"name": "A", "active": true, "status": "active", "members": []}, {"name": "B", "active": true, "status": "paused", "members": []}], "last_updated": "x"}"#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let strict = try Spool.run(["bands", file.path])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains(#"error: expected BandStatus at objects[1].status, found string "paused""#))
+        let lenient = try Spool.run(["bands", "--skip-invalid", file.path])
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout.hasPrefix("A\tactive\t0 members\t-\nbands: 1\n"))
+        #expect(lenient.stderr.contains("(band skipped)"))
+    }
+
+    @Test func itemsPrintsCompactJSONLines() throws {
+        let run = try Spool.run(["items", "objects[0].members", "Examples/bands.json"])
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                {"name":"Kurt Cobain","birth_date":"1967-02-20"}
+                {"name":"Krist Novoselic","birth_date":"1965-05-16"}
+                {"name":"Dave Grohl","birth_date":"1969-01-14"}
+
+                """)
+        let exact = try Spool.run(["items", "."], stdin: Data(#"[1.50e+3, "a\"b\\c\u0001\u00e9", {"k": [true, null]}]"#.utf8))
+        #expect(exact.stdout == "1.50e+3\n\"a\\\"b\\\\c\\u0001é\"\n{\"k\":[true,null]}\n")
+        let ndjson = try Spool.run(["items", "--ndjson", "."], stdin: Data("{\"a\": 1}\n\n[2, 3]\n".utf8))
+        #expect(ndjson.stdout == "{\"a\":1}\n[2,3]\n")
+        let quoted = try Spool.run(["items", #"["first.name"]"#], stdin: Data(#"{"first.name": [1]}"#.utf8))
+        #expect(quoted.stdout == "1\n")
+    }
+
+    @Test func countCountsElementsOrMembers() throws {
+        #expect(try Spool.run(["count", "objects", "Examples/bands.json"]).stdout == "4\n")
+        #expect(try Spool.run(["count", ".", "Examples/bands.json"]).stdout == "2\n")
+        #expect(try Spool.run(["count", "objects[1].members", "Examples/bands.json"]).stdout == "3\n")
+        #expect(try Spool.run(["count", "--ndjson", "."], stdin: Data("1\n\n2\n3\n".utf8)).stdout == "3\n")
+    }
+
+    @Test func exitCodes() throws {
+        let invalid = try Spool.run(["items", "objects"], stdin: Data(#"{"objects": [1, 2,, 3]}"#.utf8))
+        #expect(invalid.status == 1)
+        #expect(invalid.stdout == "1\n2\n")  // what was written stays whole lines
+        #expect(invalid.stderr.hasPrefix("<stdin>:1:19: error: expected a value, found ','"))
+        let missing = try Spool.run(["count", "nope", "Examples/bands.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Examples/bands.json:1:1: error: missing key \"nope\" (streaming nope)\n")
+        let usage = try Spool.run(["items", "a..b", "Examples/bands.json"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr == "spool: invalid path \"a..b\": empty key\n")
+        #expect(try Spool.run(["count"]).status == 64)
+        let unreadable = try Spool.run(["bands", "/nonexistent/catalog.json"])
+        #expect(unreadable.status == 66)
+        #expect(unreadable.stderr == "spool: cannot open '/nonexistent/catalog.json': No such file or directory\n")
+        #expect(try Spool.run(["items", "objects", "/tmp"]).status == 66)
+    }
+
+    @Test func aClosedPipeEndsTheProgramQuietly() throws {
+        let band = #"{"name": "B", "active": true, "status": "active", "members": [{"name": "M", "birth_date": "1970-01-01"}]}"#
+        let file = try Self.temporaryFile(#"{"objects": ["# + Array(repeating: band, count: 200_000).joined(separator: ",") + "]}")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = Spool.executable
+        process.arguments = ["items", "objects", file.path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let first = output.fileHandleForReading.availableData
+        #expect(first.starts(with: Data(#"{"name":"B""#.utf8)))
+        try output.fileHandleForReading.close()  // like `| head -1`
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+}
