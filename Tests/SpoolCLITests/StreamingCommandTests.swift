@@ -108,3 +108,41 @@ struct StreamingCommandTests {
         #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 }
+
+@Suite("Progress bar")
+struct ProgressBarTests {
+    /// Runs `command` under a pseudo-terminal (util-linux `script`), so stderr is a terminal.
+    static func onTerminal(_ command: String, environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = Spool.repository
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func drawsOnATerminalAndNeverWhenAsked() throws {
+        let band = #"{"name": "B", "active": true, "status": "active", "members": [{"name": "M", "birth_date": "1970-01-01"}]}"#
+        let file = try StreamingCommandTests.temporaryFile(
+            #"{"objects": ["# + Array(repeating: band, count: 30_000).joined(separator: ",") + "]}")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let shown = try Self.onTerminal(
+            "\(Spool.executable.path) bands --summary \(file.path)", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(shown.contains("%  "))
+        #expect(shown.contains("MB/s  ETA "))
+        #expect(shown.contains("bands: 30000"))
+        let quiet = try Self.onTerminal(
+            "\(Spool.executable.path) bands --summary --no-progress \(file.path)", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(!quiet.contains("MB/s"))
+        let stdin = try Self.onTerminal(
+            "cat \(file.path) | \(Spool.executable.path) items objects > /dev/null", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(stdin.contains("MB read  "))
+    }
+}

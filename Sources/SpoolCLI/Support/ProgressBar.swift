@@ -16,10 +16,13 @@ final class ProgressBar {
     private var lastDraw = 0.0
     private var calls = 0
     private var shown = false
+    /// Seconds before the first draw: 1, or `SPOOL_PROGRESS_AFTER` (a hook for tests).
+    private let delay: Double
 
     init(enabled: Bool, total: Int?) {
         self.enabled = enabled && isatty(2) == 1
         self.total = total
+        delay = getenv("SPOOL_PROGRESS_AFTER").flatMap { Double(String(cString: $0)) } ?? 1
     }
 
     /// Notes progress; cheap enough to call for every element.
@@ -29,7 +32,7 @@ final class ProgressBar {
         guard calls & 255 == 0 else { return }
         let now = ProgressBar.now()
         let elapsed = now - start
-        guard elapsed >= 1, now - lastDraw >= 0.2 else { return }
+        guard elapsed >= delay, now - lastDraw >= 0.2 else { return }
         lastDraw = now
         let megabytes = Double(bytesRead) / 1_000_000
         let rate = megabytes / elapsed
