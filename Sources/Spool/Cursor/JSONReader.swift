@@ -55,6 +55,10 @@ public final class JSONReader {
     /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
     @exclusivity(unchecked) var pinnedFrom: Int?
     @exclusivity(unchecked) private var cursorPath = CursorPath()
+    /// Called on the reader's thread with ``bytesRead`` each time a chunk of input has been
+    /// taken in: a cheap hook for a progress bar (see also ``totalBytes``).
+    public var onProgress: ((_ bytesRead: Int) -> Void)?
+
     /// The error that stopped the feed; thrown again once the tape runs dry.
     @exclusivity(unchecked) private var feedError: (any Error)?
 
@@ -358,6 +362,7 @@ public final class JSONReader {
             // cursor reaches it, so the token stream does not depend on the chunk size.
             do {
                 guard try fill(keepingTokensFrom: keep) else { return false }
+                onProgress?(bytesRead)
             } catch {
                 feedError = error
                 if index < tape.end { return true }

@@ -105,6 +105,13 @@ public final class JSONStream {
         return count
     }
 
+    /// Called with ``bytesRead`` each time a chunk of input has been taken in (on the thread
+    /// that iterates the stream): a cheap hook for a progress bar.
+    public var onProgress: ((_ bytesRead: Int) -> Void)? {
+        get { reader.onProgress }
+        set { reader.onProgress = newValue }
+    }
+
     /// Bytes read so far, for progress.
     public var bytesRead: Int { reader.bytesRead }
 

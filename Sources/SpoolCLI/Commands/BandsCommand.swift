@@ -33,6 +33,8 @@ struct BandsCommand: ParsableCommand {
         do {
             let stream = try input.stream(options: parsing.options)
             let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+            stream.onProgress = bar.update(bytesRead:)
+            defer { bar.finish() }
             let policy: JSONElements<Band>.ErrorPolicy =
                 skipInvalid ? .skip { printToStandardError("\(input.name):\($0.error.description) (band skipped)") } : .stop
             let bands = stream.elements(of: Band.self, at: "objects", onError: policy)
@@ -49,7 +51,6 @@ struct BandsCommand: ParsableCommand {
                     let members = "\(band.members.count) member\(band.members.count == 1 ? "" : "s")"
                     output.line("\(band.name)\t\(band.status.rawValue)\t\(members)\t\(band.homepage?.absoluteString ?? "-")")
                 }
-                bar.update(bytesRead: stream.bytesRead)
             }
             let lastUpdated: String? = try stream.remainder <|? "last_updated"
             bar.finish()

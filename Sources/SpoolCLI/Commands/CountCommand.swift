@@ -16,6 +16,7 @@ struct CountCommand: ParsableCommand {
     var file: String?
 
     @OptionGroup var parsing: ParsingFlags
+    @OptionGroup var progress: ProgressFlags
 
     func run() throws {
         let input = InputFile(file)
@@ -23,6 +24,9 @@ struct CountCommand: ParsableCommand {
         do {
             let keyPath = try JSONKeyPath(parsing: path)
             let stream = try input.stream(options: parsing.options)
+            let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+            stream.onProgress = bar.update(bytesRead:)
+            defer { bar.finish() }
             let count = try stream.count(at: keyPath)
             try stream.finish()  // the rest of the input must be valid too
             output.line("\(count)")

@@ -30,6 +30,8 @@ struct ItemsCommand: ParsableCommand {
             let keyPath = try JSONKeyPath(parsing: path)
             let stream = try input.stream(options: parsing.options)
             let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+            stream.onProgress = bar.update(bytesRead:)
+            defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
             var line: [UInt8] = []
             while let item = try items.next() {
@@ -37,10 +39,8 @@ struct ItemsCommand: ParsableCommand {
                 try item.writeCompactJSON(into: &line)
                 line.append(0x0A)
                 output.write(line)
-                bar.update(bytesRead: stream.bytesRead)
             }
             try stream.finish()  // the rest of the input must be valid too
-            bar.finish()
         } catch {
             output.flush()
             throw report(error, file: input.name)

@@ -20,11 +20,17 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing when the input is valid.")
     var quiet = false
 
+    @OptionGroup var progress: ProgressFlags
+
     func run() throws {
         let input = InputFile(file)
         do {
             let reader = try input.reader(options: parsing.options)
+            let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes)
+            reader.onProgress = bar.update(bytesRead:)
+            defer { bar.finish() }
             let values = try reader.skipToEnd()
+            bar.finish()
             if !quiet {
                 let output = StandardOutput()
                 let plural = values == 1 ? "value" : "values"

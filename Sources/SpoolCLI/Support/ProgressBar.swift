@@ -14,7 +14,6 @@ final class ProgressBar {
     private let total: Int?
     private let start = ProgressBar.now()
     private var lastDraw = 0.0
-    private var calls = 0
     private var shown = false
     /// Seconds before the first draw: 1, or `SPOOL_PROGRESS_AFTER` (a hook for tests).
     private let delay: Double
@@ -25,11 +24,9 @@ final class ProgressBar {
         delay = getenv("SPOOL_PROGRESS_AFTER").flatMap { Double(String(cString: $0)) } ?? 1
     }
 
-    /// Notes progress; cheap enough to call for every element.
+    /// Notes progress; cheap enough to call for every chunk.
     func update(bytesRead: Int) {
         guard enabled else { return }
-        calls &+= 1
-        guard calls & 255 == 0 else { return }
         let now = ProgressBar.now()
         let elapsed = now - start
         guard elapsed >= delay, now - lastDraw >= 0.2 else { return }
