@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Spool
 
 // The band catalog of the Himotoki tutorial, as `spool bands` decodes it.

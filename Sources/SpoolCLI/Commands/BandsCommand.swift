@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Spool
 
 /// `spool bands [FILE]`: the demo. Streams the band catalog of the Himotoki tutorial into
