@@ -200,6 +200,8 @@ final class Tokenizer {
     /// Drops input bytes nobody needs any more.
     func compactWindow() {
         let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
+        // Lines are counted lazily; count those in the bytes about to go.
+        if keepFrom > writer.nextNewline { writer.advanceLines(to: keepFrom) }
         writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
         writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
     }

@@ -302,3 +302,20 @@ struct SkipToEndTests {
         #expect(try reader.next() == nil)
     }
 }
+
+@Suite("Line counting")
+struct LineCountingTests {
+    /// Validation counts lines lazily; lines in bytes that leave the input window must still count.
+    @Test(arguments: [1, 5, 64, 65_536])
+    func validationAndTheCursorAgreeOnLinesOfLongDocuments(_ chunkSize: Int) throws {
+        // Long runs of scalar lines between container starts, as in a real catalog.
+        let fields = (1...5).map { "    \"field\($0)\": \"a value long enough to fill the line\",\n" }.joined()
+        let band = "  {\n" + fields + "    \"tags\": [1, 2]\n  },\n"
+        let text = "[\n" + String(repeating: band, count: 40) + "  {\"name\": x}\n]\n"
+        var options = JSONParsingOptions()
+        options.chunkSize = chunkSize
+        let cursor = try #require(readAll(text, chunkSize: chunkSize).error)
+        #expect(cursor.location.line == 322)
+        #expect(throws: cursor) { try JSONReader(string: text, options: options).skipToEnd() }
+    }
+}

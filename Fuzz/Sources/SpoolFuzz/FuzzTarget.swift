@@ -1,0 +1,80 @@
+import Spool
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Differential fuzzing of Spool. The first byte picks the options and a small chunk size;
+/// the rest is the JSON text. Any disagreement aborts, which libFuzzer records as a crash:
+/// - whole-buffer parsing on the reader's thread vs tiny chunks parsed on a background thread:
+///   the same tokens (kind, text, location, path) and the same error;
+/// - `skipToEnd()` (lean validation) vs the cursor: the same error, or none;
+/// - a valid document, written back with `compactJSON()` and parsed again: the same value.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let flags = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    var options = JSONParsingOptions()
+    options.allowsComments = flags & 1 != 0
+    options.allowsMultipleValues = flags & 2 != 0
+    options.maxDepth = 64
+    options.maxStringLength = 300
+    options.maxNumberLength = 40
+    let smallChunk = Int(flags >> 2) % 7 + 1
+
+    func read(chunkSize: Int, inBackground: Bool) -> (tokens: [String], error: String?) {
+        var runOptions = options
+        runOptions.chunkSize = chunkSize
+        runOptions.parsesInBackground = inBackground
+        let reader = JSONReader(bytes: bytes, options: runOptions)
+        var tokens: [String] = []
+        do {
+            while let token = try reader.next() {
+                tokens.append("\(token)|\(reader.text ?? "")|\(reader.location?.description ?? "?")|\(reader.path)")
+            }
+        } catch {
+            return (tokens, "\(error)")
+        }
+        return (tokens, nil)
+    }
+
+    let whole = read(chunkSize: 65_536, inBackground: false)
+    let chunked = read(chunkSize: smallChunk, inBackground: true)
+    guard whole.tokens == chunked.tokens, whole.error == chunked.error else {
+        report("chunked reading differs", whole, chunked)
+        abort()
+    }
+
+    var validationOptions = options
+    validationOptions.chunkSize = smallChunk
+    var validationError: String?
+    do {
+        try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
+    } catch {
+        validationError = "\(error)"
+    }
+    guard validationError == whole.error else {
+        report("validation differs: \(validationError ?? "valid")", whole, chunked)
+        abort()
+    }
+
+    if whole.error == nil && !options.allowsMultipleValues,
+        let value = try? JSONValue.decodeValue(from: bytes, options: options),
+        let text = try? Extractor.decodeValue(from: bytes, options: options).compactJSON()
+    {
+        var strict = JSONParsingOptions()
+        strict.maxDepth = 64
+        guard let again = try? JSONValue.decodeValue(from: text, options: strict), again == value else {
+            report("round trip differs: \(text)", whole, chunked)
+            abort()
+        }
+    }
+    return 0
+}
+
+private func report(_ what: String, _ whole: (tokens: [String], error: String?), _ chunked: (tokens: [String], error: String?)) {
+    var text = "\(what)\nwhole: \(whole.tokens.count) tokens, \(whole.error ?? "no error")\n"
+    text += "chunked: \(chunked.tokens.count) tokens, \(chunked.error ?? "no error")\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
