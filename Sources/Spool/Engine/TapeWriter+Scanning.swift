@@ -99,6 +99,16 @@ extension TapeWriter {
         var separator: UInt8? =
             separatorSeen ? nil : afterKey ? UInt8(ascii: ":") : (afterValue && !stack.isEmpty ? UInt8(ascii: ",") : nil)
         var p = scanPos
+        // First leave a comment the scanner stopped inside (at a chunk's end).
+        while p < limit && (inLineComment || inBlockComment) {
+            if inLineComment {
+                if window[p] == 0x0A { inLineComment = false }
+            } else if window[p] == UInt8(ascii: "*") && p + 1 < limit && window[p + 1] == UInt8(ascii: "/") {
+                inBlockComment = false
+                p += 1
+            }
+            p += 1
+        }
         while p < limit {
             let c = window[p]
             switch c {

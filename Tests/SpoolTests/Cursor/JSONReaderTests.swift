@@ -319,3 +319,18 @@ struct LineCountingTests {
         #expect(throws: cursor) { try JSONReader(string: text, options: options).skipToEnd() }
     }
 }
+
+@Suite("Comments across chunks")
+struct CommentsAcrossChunksTests {
+    /// Found by the fuzzer: a chunk boundary inside `*/` made the error point into the comment.
+    @Test(arguments: 1...7)
+    func errorsAfterACommentPointAtTheToken(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.allowsComments = true
+        let text = #"{"a":/*com{"a":*/ocmmen*t/e"b"}"#
+        let error = try #require(readAll(text, chunkSize: chunkSize, options: options).error)
+        #expect(error.summary == "1:18: error: expected a value, found 'ocmmen' (at a)")
+        let lineComment = try #require(readAll("[1, // note\n x]", chunkSize: chunkSize, options: options).error)
+        #expect(lineComment.location == SourceLocation(byteOffset: 13, line: 2, column: 2))
+    }
+}
