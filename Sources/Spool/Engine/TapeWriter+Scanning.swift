@@ -134,6 +134,7 @@ extension TapeWriter {
             default:
                 if let allowed = separator, c == allowed {
                     separator = nil
+                    separatorSeen = true
                     p += 1
                     continue
                 }
@@ -158,18 +159,37 @@ extension TapeWriter {
         guard skipToToken(limit: limit) else { return nil }
         let start = scanPos
         let first = window[start]
-        if first == UInt8(ascii: "\"") {
-            if limit - start - 1 > maxStringLength {
-                failStringTooLong(at: start)
-                return nil
+        let isString = first == UInt8(ascii: "\"")
+        let isNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+        let tooLong = isString ? limit - start - 1 > maxStringLength : isNumber && limit - start > maxNumberLength
+        if tooLong {
+            // A token the grammar does not allow here is a syntax error, however long it is.
+            pendingError = grammarError(at: start, isString: isString)
+            if pendingError == nil {
+                if isString { failStringTooLong(at: start) } else { failNumberTooLong(at: start) }
             }
-        } else if first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) {
-            if limit - start > maxNumberLength {
-                failNumberTooLong(at: start)
-                return nil
-            }
+            return nil
         }
         return start
+    }
+
+    /// The syntax error yajl reports for a token starting at `start` that the grammar does not
+    /// allow there (judged from where the parse is), or nil when a value, or a key for a
+    /// string, may start there.
+    func grammarError(at start: Int, isString: Bool) -> PendingError? {
+        func expected(_ what: String) -> PendingError {
+            PendingError(.syntax, at: start) { writer in "expected \(what), found \(writer.describeToken(at: start))" }
+        }
+        guard stack.count > 0 else {
+            let valueAllowed = topLevelCount == 0 || options.allowsMultipleValues
+            return valueAllowed ? nil : expected("end of input after the top-level value")
+        }
+        if stack[stack.count - 1].isObject {
+            if afterKey { return separatorSeen ? nil : expected("':' after object key") }
+            if afterValue && !separatorSeen { return expected("',' or '}' after object member") }
+            return isString ? nil : expected("a string key")
+        }
+        return afterValue && !separatorSeen ? expected("',' or ']' after array element") : nil
     }
 
     /// The first form feed or vertical tab in `start..<end`, if any. Outside comments, either is

@@ -252,14 +252,16 @@ final class Tokenizer {
         if let error = writer.pendingError { return error }
         let at = foundToken ? writer.scanPos : errorOffset
 
-        // Over-long strings and numbers fail on length first, whatever else follows.
+        // An over-long string or number fails on its length first, whatever else follows,
+        // where the grammar allows it at all (as when it is found unfinished at a chunk's end).
         if at < writer.window.end {
             let first = writer.window[at]
-            if first == UInt8(ascii: "\"") && errorOffset - at - 1 > options.maxStringLength {
+            let isString = first == UInt8(ascii: "\"")
+            let isNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+            let allowed = writer.grammarError(at: at, isString: isString) == nil
+            if allowed && isString && errorOffset - at - 1 > options.maxStringLength {
                 writer.failStringTooLong(at: at)
-            } else if (first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")))
-                && errorOffset - at > options.maxNumberLength
-            {
+            } else if allowed && isNumber && errorOffset - at > options.maxNumberLength {
                 writer.failNumberTooLong(at: at)
             }
             if let error = writer.pendingError { return error }

@@ -162,3 +162,29 @@ struct LimitTests {
         #expect(error.summary.hasPrefix("1:2: error: number is longer than the maximum of 1000 bytes"))
     }
 }
+
+@Suite("Limits against the grammar")
+struct LimitsAgainstGrammarTests {
+    /// Found by fuzzing: a too-long token where no value may stand is a syntax error at any
+    /// chunk size, not a length error in small chunks only.
+    @Test(arguments: [1, 2, 7, 65_536])
+    func aMisplacedLongTokenIsASyntaxError(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.maxNumberLength = 10
+        options.maxStringLength = 10
+        let digits = String(repeating: "3", count: 30)
+        let cases = [
+            (#"{"a": "x""# + digits + "}", "1:10: error: expected ',' or '}' after object member, found a number (at a)"),
+            ("[1 " + digits + "]", "1:4: error: expected ',' or ']' after array element, found a number (at [1])"),
+            ("{" + digits + ": 1}", "1:2: error: expected a string key, found a number"),
+            (#"{"a" "# + digits + "}", "1:6: error: expected ':' after object key, found a number (at a)"),
+            ("[1] " + digits, "1:5: error: expected end of input after the top-level value, found a number"),
+            ("[" + digits + "]", "1:2: error: number is longer than the maximum of 10 bytes (JSONParsingOptions.maxNumberLength) (at [0])"),
+            (#"[1 ""# + digits + #""]"#, "1:4: error: expected ',' or ']' after array element, found a string (at [1])"),
+        ]
+        for (input, expected) in cases {
+            let error = try #require(readAll(input, chunkSize: chunkSize, options: options).error, "\(input)")
+            #expect(error.summary == expected, "\(input) at chunk size \(chunkSize)")
+        }
+    }
+}
