@@ -116,8 +116,10 @@ final class Tokenizer {
                 throw fail(mapYajlError(message, at: start + consumed))
             }
         }
-        if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
         pendingStart = writer.scanTail(limit: end)
+        // An unfinished token already over its limit comes before the form feed after it.
+        if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
+        if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
         if let error = writer.pendingError { throw fail(error) }
     }
 

@@ -188,3 +188,17 @@ struct LimitsAgainstGrammarTests {
         }
     }
 }
+
+@Suite("Error order")
+struct ErrorOrderTests {
+    /// Found by fuzzing: a number already over its limit is reported before a vertical tab after it.
+    @Test(arguments: [1, 7, 65_536])
+    func theEarliestProblemWins(_ chunkSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = true
+        options.maxNumberLength = 40
+        let input = #""""""# + String(repeating: "5", count: 60) + "\u{0B}"
+        let error = try #require(readAll(input, chunkSize: chunkSize, options: options).error)
+        #expect(error.summary == "1:5: error: number is longer than the maximum of 40 bytes (JSONParsingOptions.maxNumberLength)")
+    }
+}
