@@ -117,14 +117,23 @@ struct ReadmeModelTests {
     }
 
     @Test func theErrorExampleIsReal() throws {
-        let json = """
-            {"title": "Streams", "author": {"name": "Ann"},
-             "reviews": [{"stars": 5, "text": "great"}, {"stars": 9, "text": "too good"}, {"stars": "4", "text": "x"},
-                         {"stars": 3, "text": "fine"}]}
-            """
-        let book = try Book.decodeValue(from: json)
-        let shown = ReadmeTests.block(after: "indices, the value's `location`")
-        #expect(shown == [book.reviews.failures[1].error.description])
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // From the README, verbatim:
+        struct Review: JSONDecodable {
+            let stars: Int
+            static func decode(_ e: Extractor) throws -> Review { try Review(stars: e <| "stars") }
+        }
+
+        do {
+            _ = try [Review].decodeValue(from: #"[{"stars": 5}, {"stars": "4"}]"#)
+        } catch {
+            print(error)   // 1:26: error: expected Int at [1].stars, found string "4"
+        }
+
+        #expect(printed == [#"1:26: error: expected Int at [1].stars, found string "4""#])
+        #expect(ReadmeTests.readme.contains(#"print(error)   // 1:26: error: expected Int at [1].stars, found string "4""#))
     }
 }
 
