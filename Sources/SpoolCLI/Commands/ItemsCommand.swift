@@ -14,23 +14,14 @@ struct ItemsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Where the array is, e.g. objects or data.items; . for the root.")
-    var path: String
-
-    @Argument(help: "The JSON input; '-' or absent for standard input.")
-    var file: String?
-
+    @OptionGroup var target: PathAndFile
     @OptionGroup var parsing: ParsingFlags
     @OptionGroup var progress: ProgressFlags
 
     func run() throws {
-        let input = InputFile(file)
         let output = StandardOutput()
         do {
-            let keyPath = try JSONKeyPath(parsing: path)
-            let stream = try input.stream(options: parsing.options)
-            let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
-            stream.onProgress = bar.update(bytesRead:)
+            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
             var line: [UInt8] = []
@@ -43,7 +34,7 @@ struct ItemsCommand: ParsableCommand {
             try stream.finish()  // the rest of the input must be valid too
         } catch {
             output.flush()
-            throw report(error, file: input.name)
+            throw report(error, file: target.input.name)
         }
     }
 }

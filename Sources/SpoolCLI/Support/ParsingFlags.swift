@@ -32,6 +32,26 @@ struct ProgressFlags: ParsableArguments {
     var noProgress = false
 }
 
+/// PATH and FILE, for the commands that stream what is at a path.
+struct PathAndFile: ParsableArguments {
+    @Argument(help: "Where the array (or object) is: keys joined by dots, [N] for an index, . for the root.")
+    var path: String
+
+    @Argument(help: "The JSON input; '-' or absent for standard input.")
+    var file: String?
+
+    var input: InputFile { InputFile(file) }
+
+    /// The parsed PATH and a stream over FILE whose progress a bar shows on a terminal.
+    func open(options: JSONParsingOptions, progress: ProgressFlags) throws -> (JSONKeyPath, JSONStream, ProgressBar) {
+        let keyPath = try JSONKeyPath(parsing: path)
+        let stream = try input.stream(options: options)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+        stream.onProgress = bar.update(bytesRead:)
+        return (keyPath, stream, bar)
+    }
+}
+
 /// Exit codes shared by all commands, documented in `spool --help` and the README.
 enum SpoolExit {
     /// Invalid or undecodable input.
