@@ -64,11 +64,7 @@ public final class AsyncJSONReader {
         var depth = 0
         repeat {
             guard let token = try await next() else { return }
-            switch token {
-            case .objectStart, .arrayStart: depth += 1
-            case .objectEnd, .arrayEnd: depth -= 1
-            default: break
-            }
+            depth += token.depthChange
         } while depth > 0
     }
 

@@ -97,11 +97,7 @@ public final class AsyncJSONStream {
         repeat {
             guard let token = try await input.next() else { return }
             recorder.record(from: reader)
-            switch token {
-            case .objectStart, .arrayStart: depth += 1
-            case .objectEnd, .arrayEnd: depth -= 1
-            default: break
-            }
+            depth += token.depthChange
         } while depth > 0
     }
 

@@ -49,11 +49,7 @@ extension JSONStream {
         repeat {
             guard let token = try reader.next() else { return }
             recorder.record(from: reader)
-            switch token {
-            case .objectStart, .arrayStart: depth += 1
-            case .objectEnd, .arrayEnd: depth -= 1
-            default: break
-            }
+            depth += token.depthChange
         } while depth > 0
     }
 

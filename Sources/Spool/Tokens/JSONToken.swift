@@ -30,6 +30,15 @@ public enum JSONToken: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How the token changes the nesting depth: +1 for `{` and `[`, -1 for `}` and `]`, else 0.
+    var depthChange: Int {
+        switch self {
+        case .objectStart, .arrayStart: return 1
+        case .objectEnd, .arrayEnd: return -1
+        default: return 0
+        }
+    }
+
     /// A short name for messages: `'{'`, `key`, `string`, `true`...
     public var description: String {
         switch self {
