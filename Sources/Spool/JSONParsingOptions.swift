@@ -27,6 +27,14 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// chunks or of unknown size. Tokens, errors and memory bounds are the same either way; on
     /// a multi-core machine the reading and the consuming overlap. Default `true`.
     public var parsesInBackground: Bool = true
+    /// Let `decodeValue` release the tokens of each element of an array (or member of a
+    /// dictionary) once it has been decoded, so that decoding a whole document holds the
+    /// finished model plus the largest element, not every token of the input. It applies to the
+    /// outermost array or dictionary decoded as `[T]`, `LossyArray<T>` or `[String: T]` (in
+    /// the document order of its elements). A model that reads such an array twice, or keeps
+    /// an ``Extractor`` of one of its elements, then gets a ``DecodeError`` saying so; turn this
+    /// off for those. Default `true`.
+    public var releasesDecodedElements: Bool = true
 
     /// Strict JSON with the default limits.
     public init() {}
@@ -40,7 +48,8 @@ public struct JSONParsingOptions: Hashable, Sendable {
         maxStringLength: Int = 20_000_000,
         maxNumberLength: Int = 1000,
         chunkSize: Int = 65_536,
-        parsesInBackground: Bool = true
+        parsesInBackground: Bool = true,
+        releasesDecodedElements: Bool = true
     ) {
         self.allowsComments = allowsComments
         self.allowsMultipleValues = allowsMultipleValues
@@ -50,6 +59,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
         self.maxNumberLength = maxNumberLength
         self.chunkSize = chunkSize
         self.parsesInBackground = parsesInBackground
+        self.releasesDecodedElements = releasesDecodedElements
     }
 
     /// The chunk size actually used: at least 1 byte.

@@ -293,7 +293,7 @@ public final class JSONReader {
     /// Where the current token starts in the input, or `nil` before the first token.
     public var location: SourceLocation? {
         guard current >= 0, tape.contains(current) else { return nil }
-        return tape[current].location
+        return tape.location(at: current)
     }
 
     /// The text of the current key or string (decoded) or number (exactly as written);

@@ -194,10 +194,8 @@ final class TapeWriter {
     private func record(_ kind: RawToken.Kind, at start: Int, payload: Int, length: Int) -> Int {
         if start > nextNewline { advanceLines(to: start) }
         separatorSeen = false
-        return tape.append(
-            RawToken(
-                offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length),
-                line: UInt32(clamping: line), column: UInt32(clamping: start &- lineStart &+ 1), kind: kind))
+        tape.noteLine(line, startingAt: lineStart)
+        return tape.append(RawToken(offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length), kind: kind))
     }
 
     @inline(__always)

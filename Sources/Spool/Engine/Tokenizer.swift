@@ -32,6 +32,10 @@ final class Tokenizer {
     /// The error that stopped parsing; every later call throws it again.
     @exclusivity(unchecked) private(set) var failure: ParseError?
 
+    /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
+    /// indices always fit a ``RawToken``.
+    static let maxInputLength = RawToken.maxPayload - 1024
+
     init(options: JSONParsingOptions) {
         self.options = options
         chunkSize = options.effectiveChunkSize
@@ -92,6 +96,11 @@ final class Tokenizer {
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let start = parsedEnd
         var end = writer.window.end
+        if end > Tokenizer.maxInputLength {
+            throw fail(PendingError(
+                .limitExceeded, "the input is longer than \(Tokenizer.maxInputLength) bytes, the most one reader takes",
+                at: Tokenizer.maxInputLength))
+        }
         // A form feed or vertical tab is an error wherever it is (outside comments); yajl first
         // parses what comes before it, so an earlier error still wins, whatever the chunking.
         let badWhitespace = options.allowsComments ? nil : writer.firstBadWhitespace(from: start, to: end)

@@ -3,35 +3,150 @@
 ///
 /// Paths are not tracked while decoding: on the happy path an extractor is just a tape index.
 /// When an error needs one, ``path(of:)`` walks down from the root to the offending token.
+///
+/// **Decoding while parsing.** A whole document decodes while its tail is still being parsed
+/// (on the background thread for large inputs): `filler` is the reader that keeps filling the
+/// tape, and every step onto a token not yet parsed (``ensure(_:)``) or past a container not
+/// yet closed (``lastIndex(ofValueAt:)``) reads on until it is there. Lookups and element loops
+/// find the end of an object or array by its end token, so they never wait for more than they
+/// read. Once the document is complete, `filler` is cleared.
+///
+/// **Releasing decoded elements.** In that mode, the outermost array (or dictionary) decoded
+/// with ``forEachChild(of:releasing:_:)`` releases its elements from the tape once decoded
+/// (``TokenTape/release(_:upTo:ofContainer:children:)``), unless
+/// ``JSONParsingOptions/releasesDecodedElements`` is off. Memory then holds the model and the
+/// largest element, not the document. Reading a released element again throws.
 final class DecodingContext {
     let tape: TokenTape
     /// The tape's generation when the value was decoded; a later one means the tokens are gone.
     let generation: Int
     let rootIndex: Int
     let basePath: JSONKeyPath
-    /// The last object searched for a key, and where its next member starts: models usually ask
-    /// for fields in document order, so most lookups succeed at the first comparison.
+    /// The last object searched for a key, and the value found in it: models usually ask for
+    /// fields in document order, so the next lookup starts after that value and most lookups
+    /// succeed at the first comparison.
     @exclusivity(unchecked) var hintObject = -1
-    @exclusivity(unchecked) var hintMember = -1
+    @exclusivity(unchecked) var hintValue = -1
+    /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
+    @exclusivity(unchecked) var filler: JSONReader?
+    /// Whether a loop is releasing the children it has decoded (only one at a time).
+    @exclusivity(unchecked) private var isReleasing = false
+    /// Children are released in runs of at least this many tokens, so that moving the tokens
+    /// parsed after them costs little.
+    static let releaseRun = 1 << 15
 
-    init(tape: TokenTape, rootIndex: Int, basePath: JSONKeyPath = .root) {
+    init(tape: TokenTape, rootIndex: Int, basePath: JSONKeyPath = .root, filler: JSONReader? = nil) {
         self.tape = tape
         generation = tape.generation
         self.rootIndex = rootIndex
         self.basePath = basePath
+        self.filler = filler
     }
 
     var isValid: Bool { tape.generation == generation && tape.contains(rootIndex) }
 
-    /// The absolute index of the last token of the value that starts at `index`.
+    /// Whether the token at `index` can still be read: the tape has not moved on, and the
+    /// token was not released.
     @inline(__always)
-    func lastIndex(ofValueAt index: Int) -> Int {
+    func isValid(_ index: Int) -> Bool { isValid && tape.contains(index) }
+
+    /// Makes sure the token at `index` is on the tape, reading on if the document is still
+    /// arriving.
+    /// - Throws: the reader's ``ParseError`` or ``InputError`` when the input fails first.
+    @inline(__always)
+    func ensure(_ index: Int) throws {
+        if index >= tape.end { try readOn(to: index) }
+        if tape.isReleased(index) { throw releasedError() }
+    }
+
+    /// The error for reading an element again after it was released.
+    func releasedError() -> DecodeError {
+        let container = tape.gapContainer
+        let path = path(of: container)
+        let name = path.isEmpty ? "the top-level value" : "\(path)"
+        let what = tape.contains(container) && tape[container].kind == .objectStart ? "members" : "elements"
+        return DecodeError(
+            code: .custom, keyPath: path, location: tape.contains(container) ? tape.location(at: container) : nil,
+            message: "the first \(tape.gapChildren) \(what) of \(name) were released once decoded, to keep memory "
+                + "flat, and cannot be read again; decode each array once, or set "
+                + "JSONParsingOptions.releasesDecodedElements to false")
+    }
+
+    @inline(never)
+    private func readOn(to index: Int) throws {
+        guard let filler else { return }
+        while index >= tape.end {
+            guard try filler.ensureToken(at: index) else {
+                // The reader reports a truncated document itself; this is only a safety net.
+                throw DecodeError(code: .custom, keyPath: basePath, message: "the input ended inside the value being decoded")
+            }
+        }
+    }
+
+    /// The absolute index of the last token of the value that starts at `index`, reading on
+    /// until a container's end has been parsed.
+    @inline(__always)
+    func lastIndex(ofValueAt index: Int) throws -> Int {
+        try ensure(index)
         let token = tape[index]
-        return token.isContainerStart ? token.payload : index
+        guard token.isContainerStart else { return index }
+        let end = token.payload
+        if end > index { return end }
+        return try readOn(toEndOf: index)
+    }
+
+    @inline(never)
+    private func readOn(toEndOf index: Int) throws -> Int {
+        while tape[index].payload <= index {
+            guard filler != nil else { return index }  // not reached: a complete tape has every end
+            try readOn(to: tape.end)
+        }
+        return tape[index].payload
+    }
+
+    /// Calls `body` with the index of each element of the array at `container`, or each key of
+    /// the object at `container` (its value follows it), reading on as the document arrives.
+    /// With `releasing`, the children are released once `body` is done with them, when this
+    /// context decodes while parsing and no outer loop is releasing already.
+    @inline(__always)
+    func forEachChild(of container: Int, releasing: Bool = false, _ body: (Int) throws -> Void) throws {
+        var child = container + 1
+        let releases = releasing && !isReleasing && filler?.options.releasesDecodedElements == true
+            && tape.canRelease(from: child, ofContainer: container)
+        if releases { isReleasing = true }
+        defer { if releases { isReleasing = false } }
+        var released = child
+        var children = 0
+        while true {
+            try ensure(child)
+            let kind = tape[child].kind
+            if kind == .arrayEnd || kind == .objectEnd { break }  // the container's own end
+            let value = kind == .key ? child + 1 : child
+            try ensure(value)
+            try body(child)
+            child = try lastIndex(ofValueAt: value) + 1
+            if releases {
+                children += 1
+                if child - released >= DecodingContext.releaseRun {
+                    tape.release(released, upTo: child, ofContainer: container, children: children)
+                    released = child
+                    children = 0
+                }
+            }
+        }
+        if releases && children > 0 {
+            tape.release(released, upTo: child, ofContainer: container, children: children)
+        }
+    }
+
+    /// Reads the rest of the document (for error paths, which walk it from the root).
+    func complete() {
+        if filler != nil { _ = try? lastIndex(ofValueAt: rootIndex) }
     }
 
     /// The path from the document root to the token at `index`.
     func path(of index: Int) -> JSONKeyPath {
+        complete()
         var components = basePath.components
         var node = rootIndex
         while node != index, tape.contains(node) {
@@ -42,9 +157,14 @@ final class DecodingContext {
             var position = 0
             var found = false
             while child < end {
+                if child == tape.gapStart {  // released children: count them, skip them
+                    if token.kind == .arrayStart { position += tape.gapChildren }
+                    child += tape.gapLength
+                    continue
+                }
                 if token.kind == .objectStart {
                     let value = child + 1
-                    let last = lastIndex(ofValueAt: value)
+                    let last = completedLastIndex(ofValueAt: value)
                     if index == child || (index >= value && index <= last) {
                         components.append(.key(String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)))
                         if index == child { return JSONKeyPath(components) }
@@ -54,7 +174,7 @@ final class DecodingContext {
                     }
                     child = last + 1
                 } else {
-                    let last = lastIndex(ofValueAt: child)
+                    let last = completedLastIndex(ofValueAt: child)
                     if index >= child && index <= last {
                         components.append(.index(position))
                         node = child
@@ -68,5 +188,13 @@ final class DecodingContext {
             if !found { break }
         }
         return JSONKeyPath(components)
+    }
+
+    /// ``lastIndex(ofValueAt:)`` on a tape that holds the whole value (or as much of it as the
+    /// input had).
+    private func completedLastIndex(ofValueAt index: Int) -> Int {
+        guard tape.contains(index) else { return index }
+        let token = tape[index]
+        return token.isContainerStart && token.payload > index ? token.payload : index
     }
 }

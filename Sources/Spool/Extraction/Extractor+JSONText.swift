@@ -10,7 +10,8 @@ extension Extractor {
     /// Appends this value as compact JSON text to `bytes`.
     public func writeCompactJSON(into bytes: inout [UInt8]) throws {
         _ = try checkedToken()
-        let last = context.lastIndex(ofValueAt: index)
+        let last = try context.lastIndex(ofValueAt: index)
+        if tape.gapLength > 0 && index < tape.gapStart && last >= tape.gapStart { throw context.releasedError() }
         var needsComma = false
         var index = self.index
         while index <= last {

@@ -28,9 +28,10 @@ import Darwin
 /// for a missing key or `null` and throws for a wrong type. Every error carries the full key
 /// path from the document root, with array indices, and the value's source location.
 ///
-/// An extractor is valid while its document's tokens are held: for `decodeValue(from:)`, as
-/// long as the extractor exists; for a streamed element, until the stream moves on (a later
-/// use throws a `.custom` error instead of reading stale data).
+/// An extractor is valid while its value's tokens are held: for `decodeValue(from:)`, as long
+/// as the extractor exists, unless its value was an element released once decoded
+/// (``JSONParsingOptions/releasesDecodedElements``); for a streamed element, until the stream
+/// moves on. A later use throws a `.custom` ``DecodeError`` instead of reading stale data.
 public struct Extractor {
     let context: DecodingContext
     /// Absolute tape index of the value's first token.
@@ -49,13 +50,13 @@ public struct Extractor {
     public var keyPath: JSONKeyPath { context.path(of: index) }
 
     /// Where this value starts in the input.
-    public var location: SourceLocation? { context.isValid ? tape[index].location : nil }
+    public var location: SourceLocation? { context.isValid(index) ? tape.location(at: index) : nil }
 
     /// The kind of this value's first token: `.objectStart`, `.arrayStart`, `.string`, ...
-    public var token: JSONToken? { context.isValid ? tape[index].publicKind : nil }
+    public var token: JSONToken? { context.isValid(index) ? tape[index].publicKind : nil }
 
     /// Whether this value is `null`.
-    public var isNull: Bool { context.isValid && tape[index].kind == .null }
+    public var isNull: Bool { context.isValid(index) && tape[index].kind == .null }
 
     // MARK: - Reading fields
 
@@ -111,7 +112,7 @@ public struct Extractor {
         } catch {
             let path = context.path(of: target)
             throw DecodeError(
-                code: .custom, keyPath: path, location: tape[target].location, expected: "\(To.self)",
+                code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(To.self)",
                 actual: kindName(at: target), excerpt: excerpt(at: target),
                 message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
         }
@@ -223,13 +224,13 @@ public struct Extractor {
 
     @inline(__always)
     func checkedToken() throws -> RawToken {
-        guard context.isValid else { throw staleError() }
+        guard context.isValid(index) else { throw staleError() }
         return tape[index]
     }
 
     /// Follows `keyPath` from this value.
     func resolve(_ keyPath: JSONKeyPath) throws -> Resolution {
-        guard context.isValid else { throw staleError() }
+        guard context.isValid(index) else { throw staleError() }
         switch keyPath.storage {
         case .empty:
             return .found(index)
@@ -259,7 +260,7 @@ public struct Extractor {
                 if token.kind == .null { return .null(node) }
                 throw mismatchError(at: node, expected: "object", reason: nil)
             }
-            if let value = member(key, ofObjectAt: node, token) { return .found(value) }
+            if let value = try member(key, ofObjectAt: node) { return .found(value) }
             return .missing(parent: node, path: pathSoFar)
         case .index(let position):
             guard token.kind == .arrayStart else {
@@ -268,41 +269,43 @@ public struct Extractor {
             }
             var child = node + 1
             var count = 0
-            while child < token.payload {
+            while true {
+                try context.ensure(child)
+                if tape[child].kind == .arrayEnd { return .missing(parent: node, path: pathSoFar) }
                 if count == position { return .found(child) }
-                child = context.lastIndex(ofValueAt: child) + 1
+                child = try context.lastIndex(ofValueAt: child) + 1
                 count += 1
             }
-            return .missing(parent: node, path: pathSoFar)
         }
     }
 
-    /// The index of the value of member `key` in the object at `object`, or nil.
+    /// The index of the value of member `key` in the object at `object`, or nil. The scan ends
+    /// at the object's end token, so it reads no further than the member it finds.
     @inline(__always)
-    private func member(_ key: String, ofObjectAt object: Int, _ token: RawToken) -> Int? {
-        let end = token.payload
-        guard end > object + 1 else { return nil }
+    private func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
         var key = key
-        return key.withUTF8 { wanted -> Int? in
+        return try key.withUTF8 { wanted -> Int? in
             let context = self.context
             let tape = context.tape
-            // Start where the previous lookup in this object stopped, then wrap around once.
+            // Start after the member the previous lookup in this object found, then wrap around
+            // once. (That member's end is known by now, or is read up to here.)
             var start = object + 1
-            if context.hintObject == object && context.hintMember > object && context.hintMember < end {
-                start = context.hintMember
+            if context.hintObject == object && context.hintValue > object {
+                start = try context.lastIndex(ofValueAt: context.hintValue) + 1
             }
             var child = start
             var wrapped = false
             while true {
-                if child >= end {
+                if wrapped && child >= start { return nil }
+                try context.ensure(child)
+                let keyToken = tape[child]
+                if keyToken.kind == .objectEnd {
                     if wrapped || start == object + 1 { return nil }
                     wrapped = true
                     child = object + 1
+                    continue
                 }
-                if wrapped && child >= start { return nil }
-                let keyToken = tape[child]
                 let value = child + 1
-                let next = context.lastIndex(ofValueAt: value) + 1
                 if Int(keyToken.length) == wanted.count {
                     let bytes = tape.bytes(of: keyToken)
                     if wanted.count == 0
@@ -310,18 +313,22 @@ public struct Extractor {
                             wanted.baseAddress.map { memcmp(have, $0, wanted.count) == 0 }
                         } ?? false)
                     {
+                        // Found: the value is not read to its end here, so a large array can be
+                        // decoded while the rest of it is still being parsed.
+                        try context.ensure(value)
                         context.hintObject = object
-                        context.hintMember = next
+                        context.hintValue = value
                         return value
                     }
                 }
-                child = next
+                child = try context.lastIndex(ofValueAt: value) + 1
             }
         }
     }
 
     /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.
     func decode<T: JSONDecodable>(_ type: T.Type, at target: Int) throws -> T {
+        try context.ensure(target)
         do {
             return try T.decode(Extractor(context: context, index: target))
         } catch let error as DecodeError {
@@ -330,7 +337,7 @@ public struct Extractor {
             let path = context.path(of: target)
             let at = path.isEmpty ? "" : " at \(path)"
             throw DecodeError(
-                code: .custom, keyPath: path, location: tape[target].location, expected: "\(T.self)",
+                code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(T.self)",
                 actual: kindName(at: target), excerpt: excerpt(at: target), message: "\(error)\(at)")
         }
     }
@@ -348,7 +355,7 @@ public struct Extractor {
         let found = clipped.map { "\(kind) \($0)" } ?? kind
         let why = reason.map { " (\($0))" } ?? ""
         return DecodeError(
-            code: token.kind == .null ? .null : .typeMismatch, keyPath: path, location: token.location,
+            code: token.kind == .null ? .null : .typeMismatch, keyPath: path, location: tape.location(of: token),
             expected: expected, actual: kind, excerpt: clipped, message: "expected \(expected)\(at), found \(found)\(why)")
     }
 
@@ -369,12 +376,13 @@ public struct Extractor {
         }
         let inside = parentPath.isEmpty ? "" : " in \(parentPath)"
         return DecodeError(
-            code: .missingKey, keyPath: fullPath, location: tape[parent].location, expected: "\(T.self)",
+            code: .missingKey, keyPath: fullPath, location: tape.location(at: parent), expected: "\(T.self)",
             message: "\(what)\(inside) (expected \(T.self))")
     }
 
     func staleError() -> DecodeError {
-        DecodeError(
+        if context.isValid && context.tape.isReleased(index) { return context.releasedError() }
+        return DecodeError(
             code: .custom, keyPath: context.basePath,
             message: "the value's tokens are gone: an Extractor was used after its stream moved on")
     }

@@ -4,8 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Decoding a whole document (or the value at `rootKeyPath` in it). The document's tokens are
-/// held while it decodes; to decode the elements of a huge array one at a time, stream them.
+/// Decoding a whole document (or the value at `rootKeyPath` in it).
+///
+/// The model is decoded while the input is parsed (on a background thread for large inputs),
+/// and the elements of the outermost array (or dictionary) the model decodes are released
+/// once decoded (``JSONParsingOptions/releasesDecodedElements``): memory holds the finished
+/// model and about one element's tokens, not the document. To handle the elements of a huge
+/// array one at a time without keeping them all, stream them (``JSONStream``).
 extension JSONDecodable {
     /// Decodes JSON text.
     ///
@@ -65,14 +70,35 @@ extension JSONDecodable {
 
     // MARK: - Internals
 
+    /// Decodes the first value of `reader` while it is being parsed (see ``DecodingContext``),
+    /// then reads the rest: the value's tail and, unless multiple values are allowed, the end
+    /// of the input. Invalid JSON anywhere outranks a decoding error: when decoding fails, the
+    /// input is read to the end first, and a syntax error there is what is thrown.
     static func decodeDocument(_ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> Self {
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
+        guard try reader.ensureToken(at: start) else {
+            try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
+            return try decodeRoot(of: reader.tape, at: start, rootKeyPath: rootKeyPath)
+        }
+        let context = DecodingContext(tape: reader.tape, rootIndex: start, filler: reader)
+        defer { context.filler = nil }
+        let value: Self
+        do {
+            value = try decodeRoot(context, rootKeyPath: rootKeyPath)
+        } catch {
+            try readRest(of: reader, valueAt: start)
+            throw error
+        }
+        try readRest(of: reader, valueAt: start)
+        return value
+    }
+
+    private static func readRest(of reader: JSONReader, valueAt start: Int) throws {
         try reader.readWholeValue(at: start)
         if !reader.options.allowsMultipleValues {
             while try reader.next() != nil {}  // anything after the value is an error
         }
-        return try decodeRoot(of: reader.tape, at: start, rootKeyPath: rootKeyPath)
     }
 
     static func decodeDocument(_ asyncReader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> Self {
@@ -90,7 +116,11 @@ extension JSONDecodable {
         guard tape.contains(start) else {
             throw DecodeError(code: .missingKey, keyPath: .root, expected: "\(Self.self)", message: "the input holds no JSON value")
         }
-        let root = Extractor(context: DecodingContext(tape: tape, rootIndex: start), index: start)
+        return try decodeRoot(DecodingContext(tape: tape, rootIndex: start), rootKeyPath: rootKeyPath)
+    }
+
+    static func decodeRoot(_ context: DecodingContext, rootKeyPath: JSONKeyPath) throws -> Self {
+        let root = Extractor(context: context, index: context.rootIndex)
         if rootKeyPath.isEmpty { return try root.decode(as: Self.self) }
         return try root.value(rootKeyPath)
     }

@@ -87,10 +87,8 @@ extension Array: JSONDecodable where Element: JSONDecodable {
         guard token.kind == .arrayStart else { throw e.mismatchError(at: e.index, expected: [Element].self) }
         var elements: [Element] = []
         elements.reserveCapacity(Int(token.length))
-        var child = e.index + 1
-        while child < token.payload {
+        try e.context.forEachChild(of: e.index, releasing: true) { child in
             elements.append(try e.decode(Element.self, at: child))
-            child = e.context.lastIndex(ofValueAt: child) + 1
         }
         return elements
     }
@@ -104,11 +102,8 @@ extension Dictionary: JSONDecodable where Key == String, Value: JSONDecodable {
         var members: [String: Value] = [:]
         members.reserveCapacity(Int(token.length))
         let tape = e.tape
-        var child = e.index + 1
-        while child < token.payload {
-            let key = String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)
-            members[key] = try e.decode(Value.self, at: child + 1)
-            child = e.context.lastIndex(ofValueAt: child + 1) + 1
+        try e.context.forEachChild(of: e.index, releasing: true) { key in
+            members[String(decoding: tape.bytes(of: tape[key]), as: UTF8.self)] = try e.decode(Value.self, at: key + 1)
         }
         return members
     }

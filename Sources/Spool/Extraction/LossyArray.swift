@@ -17,15 +17,13 @@ public struct LossyArray<Element: JSONDecodable>: JSONDecodable {
         guard token.kind == .arrayStart else { throw e.mismatchError(at: e.index, expected: [Element].self) }
         var result = LossyArray(elements: [], failures: [])
         result.elements.reserveCapacity(Int(token.length))
-        var child = e.index + 1
         var position = 0
-        while child < token.payload {
+        try e.context.forEachChild(of: e.index, releasing: true) { child in
             do {
                 result.elements.append(try e.decode(Element.self, at: child))
             } catch let error as DecodeError {
                 result.failures.append((position, error))
             }
-            child = e.context.lastIndex(ofValueAt: child) + 1
             position += 1
         }
         return result

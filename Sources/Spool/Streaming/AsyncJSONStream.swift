@@ -102,13 +102,13 @@ public final class AsyncJSONStream {
     }
 
     private func notFound(expected: String, _ walked: [JSONKeyPath.Component], _ path: JSONKeyPath) -> DecodeError {
-        StreamErrors.notFound(expected: expected, at: walked, token: reader.currentToken, streaming: path)
+        StreamErrors.notFound(expected: expected, at: walked, reader: reader, streaming: path)
     }
 
     private func missing(
         _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: Int, _ path: JSONKeyPath
     ) -> DecodeError {
-        let location = reader.tape.contains(parent) ? reader.tape[parent].location : nil
+        let location = reader.tape.contains(parent) ? reader.tape.location(at: parent) : nil
         return StreamErrors.missing(component, in: walked, location: location, streaming: path)
     }
 }
@@ -184,7 +184,7 @@ final class AsyncElementState<Element: JSONDecodable> {
                     return try Extractor(context: context, index: start).decode(as: Element.self)
                 } catch let error as DecodeError {
                     guard case .skip(let report) = policy else { throw error }
-                    report(JSONElements<Element>.SkippedElement(index: count - 1, location: reader.tape[start].location, error: error))
+                    report(JSONElements<Element>.SkippedElement(index: count - 1, location: reader.tape.location(at: start), error: error))
                 }
             }
         } catch let error as ParseError {

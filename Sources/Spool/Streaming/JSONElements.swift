@@ -77,7 +77,7 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
                         state = .done
                         throw error
                     }
-                    report(SkippedElement(index: count - 1, location: reader.tape[start].location, error: error))
+                    report(SkippedElement(index: count - 1, location: reader.tape.location(at: start), error: error))
                 }
             }
             return nil

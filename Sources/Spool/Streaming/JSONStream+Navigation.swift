@@ -54,13 +54,13 @@ extension JSONStream {
     }
 
     private func mismatch(expected: String, at walked: [JSONKeyPath.Component], streaming path: JSONKeyPath) -> DecodeError {
-        StreamErrors.notFound(expected: expected, at: walked, token: reader.currentToken, streaming: path)
+        StreamErrors.notFound(expected: expected, at: walked, reader: reader, streaming: path)
     }
 
     private func missing(
         _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, streaming path: JSONKeyPath
     ) -> DecodeError {
-        let location = reader.tape.contains(container) ? reader.tape[container].location : nil
+        let location = reader.tape.contains(container) ? reader.tape.location(at: container) : nil
         return StreamErrors.missing(component, in: walked, location: location, streaming: path)
     }
 }

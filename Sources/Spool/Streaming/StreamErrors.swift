@@ -2,11 +2,11 @@
 /// asynchronous streams.
 enum StreamErrors {
     /// The value at `walked` is not the container the path needs.
-    static func notFound(expected: String, at walked: [JSONKeyPath.Component], token: RawToken?, streaming path: JSONKeyPath) -> DecodeError {
+    static func notFound(expected: String, at walked: [JSONKeyPath.Component], reader: JSONReader, streaming path: JSONKeyPath) -> DecodeError {
         let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
-        let found = token.map { "\($0.publicKind)" } ?? "nothing"
+        let found = reader.currentToken.map { "\($0.publicKind)" } ?? "nothing"
         return DecodeError(
-            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: token?.location, expected: expected,
+            code: .typeMismatch, keyPath: JSONKeyPath(walked), location: reader.location, expected: expected,
             message: "expected \(expected)\(at) to stream \(path), found \(found)")
     }
 

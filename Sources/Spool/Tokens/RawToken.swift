@@ -1,12 +1,15 @@
-/// One token as stored on the ``TokenTape``: 32 bytes, no references.
+/// One token as stored on the ``TokenTape``: 16 bytes, no references.
 ///
 /// | field     | scalar (key/string/number)         | container start           | container end         |
 /// |-----------|------------------------------------|---------------------------|-----------------------|
 /// | `payload` | absolute arena offset of its bytes | absolute index of its end | absolute index of start |
 /// | `length`  | byte length of the text            | number of children        | number of children    |
 ///
-/// `offset`, `line` and `column` locate the token's first byte in the input. Line and column
-/// saturate at `UInt32.max` (4 G lines, or a 4 GiB line).
+/// `offset` is where the token's first byte lies in the input (48 bits). Its line and column
+/// are not stored per token: the tape keeps one entry per line that holds tokens
+/// (``TokenTape/location(of:)``). `payload` has 40 bits, so the arena and the token count of
+/// one input are limited to 1 TiB (``maxPayload``); the tokenizer refuses longer inputs.
+/// A start token whose container has not closed yet has payload -1.
 struct RawToken {
     enum Kind: UInt8 {
         case objectStart, objectEnd, arrayStart, arrayEnd, key, string, number, `true`, `false`, null
@@ -27,20 +30,47 @@ struct RawToken {
         }
     }
 
-    var offset: Int
-    var payload: Int
+    /// The largest payload (arena offset or token index) a token can hold.
+    static let maxPayload = (1 << 40) - 2
+
+    // Packed: payload + 1 in 40 bits (so -1 is stored as 0), offset in 48 bits.
+    private var payloadLow: UInt32
     var length: UInt32
-    var line: UInt32
-    var column: UInt32
-    var kind: Kind
+    private var offsetLow: UInt32
+    private var offsetHigh: UInt16
+    private var payloadHigh: UInt8
+    let kind: Kind
+
+    @inline(__always)
+    init(offset: Int, payload: Int, length: UInt32, kind: Kind) {
+        let stored = UInt64(truncatingIfNeeded: payload &+ 1)
+        payloadLow = UInt32(truncatingIfNeeded: stored)
+        payloadHigh = UInt8(truncatingIfNeeded: stored &>> 32)
+        self.length = length
+        offsetLow = UInt32(truncatingIfNeeded: offset)
+        offsetHigh = UInt16(truncatingIfNeeded: offset &>> 32)
+        self.kind = kind
+    }
+
+    /// Where the token starts in the input (absolute byte offset).
+    var offset: Int {
+        @inline(__always) get { Int(offsetLow) | Int(offsetHigh) &<< 32 }
+    }
+
+    /// Arena offset (text tokens) or the matching token's absolute index (containers); -1 for
+    /// a start whose end is not known yet.
+    var payload: Int {
+        @inline(__always) get { (Int(payloadLow) | Int(payloadHigh) &<< 32) &- 1 }
+        @inline(__always) set {
+            let stored = UInt64(truncatingIfNeeded: newValue &+ 1)
+            payloadLow = UInt32(truncatingIfNeeded: stored)
+            payloadHigh = UInt8(truncatingIfNeeded: stored &>> 32)
+        }
+    }
 
     var publicKind: JSONToken { kind.publicKind }
 
     var isContainerStart: Bool { kind == .objectStart || kind == .arrayStart }
     var isContainerEnd: Bool { kind == .objectEnd || kind == .arrayEnd }
     var hasText: Bool { kind == .key || kind == .string || kind == .number }
-
-    var location: SourceLocation {
-        SourceLocation(byteOffset: offset, line: Int(line), column: Int(column))
-    }
 }

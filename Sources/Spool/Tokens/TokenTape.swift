@@ -9,7 +9,7 @@ import Darwin
 /// The token tape: every token yajl reported and the cursor has not yet let go of.
 ///
 /// ```
-/// tokens  [ {  key  [  num  str  ]  }  ... ]      RawToken, 32 bytes each
+/// tokens  [ {  key  [  num  str  ]  }  ... ]      RawToken, 16 bytes each
 ///           ^base                          ^base+count      (absolute indices)
 ///               |    |   |    |
 /// arena   [ "name" | "12\0" | "Ann" | ... ]       decoded text of keys/strings, number text
@@ -21,6 +21,14 @@ import Darwin
 /// absolute index of its end token, so skipping a sub-tree is O(1) once it has closed.
 /// Numbers are stored with a trailing NUL so C conversions can read them in place.
 ///
+/// Lines are kept beside the tokens rather than in them: one ``LineStart`` for each line that
+/// holds a token still on the tape, so ``location(of:)`` finds a token's line and column by
+/// binary search. Compact JSON has a handful of entries; pretty-printed JSON one per line.
+///
+/// A whole-document decoder may also *release* the decoded elements of one array (or members
+/// of one object) from the middle of the tape (``release(_:through:ofContainer:children:)``):
+/// they leave a gap of absolute indices that ``contains(_:)`` excludes and nothing may read.
+///
 /// Storage is two manually managed buffers that only grow; discarding moves the retained
 /// suffix to the front, so in steady state appending a token allocates nothing. Growth uses
 /// `realloc`, which moves a large buffer by remapping its pages instead of copying them.
@@ -30,16 +38,37 @@ final class TokenTape {
     /// Absolute index of `tokens[0]`.
     @exclusivity(unchecked) private(set) var base: Int = 0
     /// Number of tokens held.
-    @exclusivity(unchecked) private(set) var count: Int = 0
+    @exclusivity(unchecked) var count: Int = 0
 
     @exclusivity(unchecked) private(set) var arena: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private(set) var arenaCapacity: Int
     /// Absolute arena offset of `arena[0]`.
     @exclusivity(unchecked) private(set) var arenaBase: Int = 0
-    @exclusivity(unchecked) private(set) var arenaCount: Int = 0
+    @exclusivity(unchecked) var arenaCount: Int = 0
 
     /// Bumped whenever tokens are discarded, so views onto the tape can tell they went stale.
     @exclusivity(unchecked) private(set) var generation: Int = 0
+
+    // The released gap (see TokenTape+Release.swift): absolute token indices
+    // `gapStart ..< gapStart + gapLength` and arena offsets likewise; `Int.max` when none.
+    @exclusivity(unchecked) var gapStart = Int.max
+    @exclusivity(unchecked) var gapLength = 0
+    @exclusivity(unchecked) var arenaGapStart = Int.max
+    @exclusivity(unchecked) var arenaGapLength = 0
+    /// The container whose first `gapChildren` children the gap holds, or -1.
+    @exclusivity(unchecked) var gapContainer = -1
+    @exclusivity(unchecked) var gapChildren = 0
+
+    /// Where a line holding tokens starts: its number (1-based) and absolute offset.
+    struct LineStart {
+        var line: Int
+        var offset: Int
+    }
+
+    /// The lines of the tokens held, in input order.
+    @exclusivity(unchecked) private(set) var lines: [LineStart] = []
+    /// The offset of the last entry of `lines`, or -1.
+    @exclusivity(unchecked) private(set) var lastLineOffset = -1
 
     init(tokenCapacity: Int = 4096, arenaCapacity: Int = 64 * 1024) {
         self.tokenCapacity = max(16, tokenCapacity)
@@ -74,16 +103,30 @@ final class TokenTape {
     }
 
     /// Absolute index one past the last token.
-    var end: Int { base + count }
+    var end: Int { base &+ count &+ gapLength }
+
+    /// Where the token at absolute `index` (not released) lies in `tokens`.
+    @inline(__always)
+    func physical(_ index: Int) -> Int { index &- base &- (index >= gapStart ? gapLength : 0) }
+
+    /// Where the arena byte at absolute `offset` (not released) lies in `arena`.
+    @inline(__always)
+    func physicalArena(_ offset: Int) -> Int { offset &- arenaBase &- (offset >= arenaGapStart ? arenaGapLength : 0) }
 
     @inline(__always)
     subscript(index: Int) -> RawToken {
-        get { tokens[index - base] }
-        set { tokens[index - base] = newValue }
+        get { tokens[physical(index)] }
+        set { tokens[physical(index)] = newValue }
     }
 
     @inline(__always)
-    func contains(_ index: Int) -> Bool { index >= base && index < base + count }
+    func contains(_ index: Int) -> Bool { index >= base && index < end && !isReleased(index) }
+
+    /// Whether the token at `index` was released (it lies in the gap).
+    @inline(__always)
+    func isReleased(_ index: Int) -> Bool {
+        UInt(bitPattern: index &- gapStart) < UInt(bitPattern: gapLength)
+    }
 
     /// Appends a token and returns its absolute index.
     @inline(__always)
@@ -92,7 +135,56 @@ final class TokenTape {
         if count == tokenCapacity { growTokens() }
         (tokens + count).initialize(to: token)
         count += 1
-        return base + count - 1
+        return end &- 1
+    }
+
+    /// Notes that the tokens appended from now on lie on `line`, which starts at `offset`
+    /// (called before appending each token; costs one comparison when the line is unchanged).
+    @inline(__always)
+    func noteLine(_ line: Int, startingAt offset: Int) {
+        if offset != lastLineOffset { addLine(line, startingAt: offset) }
+    }
+
+    @inline(never)
+    private func addLine(_ line: Int, startingAt offset: Int) {
+        lines.append(LineStart(line: line, offset: offset))
+        lastLineOffset = offset
+    }
+
+    /// Where `token` (one of this tape's) starts in the input: byte offset, line and column.
+    func location(of token: RawToken) -> SourceLocation {
+        let offset = token.offset
+        // The last line starting at or before the token.
+        var low = 0
+        var high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].offset <= offset { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else {
+            // Not reached: every token's line is noted before the token is appended.
+            return SourceLocation(byteOffset: offset, line: 1, column: offset + 1)
+        }
+        let start = lines[low - 1]
+        return SourceLocation(byteOffset: offset, line: start.line, column: offset - start.offset + 1)
+    }
+
+    /// Where the token at absolute `index` starts in the input.
+    func location(at index: Int) -> SourceLocation {
+        location(of: self[index])
+    }
+
+    /// Drops the line entries before the line of the token at array position `first`.
+    private func discardLines(keepingTokensFrom first: Int) {
+        guard first < count else {
+            lines.removeAll(keepingCapacity: true)
+            lastLineOffset = -1
+            return
+        }
+        let offset = tokens[first].offset
+        var keep = 0
+        while keep + 1 < lines.count && lines[keep + 1].offset <= offset { keep += 1 }
+        if keep > 0 { lines.removeFirst(keep) }
     }
 
     /// Copies bytes into the arena, optionally followed by a NUL, and returns their absolute offset.
@@ -100,7 +192,7 @@ final class TokenTape {
     func appendBytes(_ bytes: UnsafeRawPointer?, count length: Int, nulTerminated: Bool = false) -> Int {
         let needed = length + (nulTerminated ? 1 : 0)
         if arenaCount + needed > arenaCapacity { growArena(toFit: needed) }
-        let offset = arenaBase + arenaCount
+        let offset = arenaEnd
         if let bytes, length > 0 {
             (arena + arenaCount).update(from: bytes.assumingMemoryBound(to: UInt8.self), count: length)
         }
@@ -114,7 +206,7 @@ final class TokenTape {
     @inline(__always)
     func appendText(_ bytes: UnsafeRawPointer?, count length: Int) -> (offset: Int, isASCII: Bool) {
         if arenaCount &+ length > arenaCapacity { growArena(toFit: length) }
-        let offset = arenaBase &+ arenaCount
+        let offset = arenaEnd
         guard let source = bytes, length > 0 else { return (offset, true) }
         let destination = UnsafeMutableRawPointer(arena + arenaCount)
         arenaCount &+= length
@@ -149,23 +241,29 @@ final class TokenTape {
     /// The text bytes of a key, string or number token.
     @inline(__always)
     func bytes(of token: RawToken) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: arena + (token.payload - arenaBase), count: Int(token.length))
+        UnsafeBufferPointer(start: arena + physicalArena(token.payload), count: Int(token.length))
     }
 
     /// Drops every token below the absolute index `index` (and the arena bytes only they used).
     func discard(below index: Int) {
-        let drop = min(max(0, index - base), count)
+        var target = min(index, end)
+        if isReleased(target) { target = gapStart &+ gapLength }
+        let drop = min(max(0, physical(target)), count)
         guard drop > 0 else { return }
         generation &+= 1
+        discardLines(keepingTokensFrom: drop)
+        if target >= gapStart { clearGap() }
         if drop == count {
-            base += count
+            base = target
             count = 0
-            arenaBase += arenaCount
+            let newArenaBase = arenaEnd
+            clearArenaGap()
+            arenaBase = newArenaBase
             arenaCount = 0
             return
         }
         // The first retained token that owns arena bytes bounds what the arena must keep.
-        var keepArenaFrom = arenaBase + arenaCount
+        var keepArenaFrom = arenaEnd
         for i in drop..<count where tokens[i].hasText {
             keepArenaFrom = tokens[i].payload
             break
@@ -173,15 +271,16 @@ final class TokenTape {
         let keepTokens = count - drop
         UnsafeMutableRawPointer(tokens).copyMemory(
             from: tokens + drop, byteCount: keepTokens * MemoryLayout<RawToken>.stride)
-        base += drop
+        base = target
         count = keepTokens
-        let arenaDrop = keepArenaFrom - arenaBase
+        let arenaDrop = physicalArena(keepArenaFrom)
+        if keepArenaFrom >= arenaGapStart { clearArenaGap() }
         if arenaDrop > 0 {
             let keepBytes = arenaCount - arenaDrop
             UnsafeMutableRawPointer(arena).copyMemory(from: arena + arenaDrop, byteCount: keepBytes)
-            arenaBase += arenaDrop
             arenaCount = keepBytes
         }
+        arenaBase = keepArenaFrom
     }
 
     /// Exchanges everything this tape holds (storage, numbering, counts) with `other`.
@@ -194,6 +293,14 @@ final class TokenTape {
         swap(&arenaCapacity, &other.arenaCapacity)
         swap(&arenaBase, &other.arenaBase)
         swap(&arenaCount, &other.arenaCount)
+        swap(&lines, &other.lines)
+        swap(&lastLineOffset, &other.lastLineOffset)
+        swap(&gapStart, &other.gapStart)
+        swap(&gapLength, &other.gapLength)
+        swap(&arenaGapStart, &other.arenaGapStart)
+        swap(&arenaGapLength, &other.arenaGapLength)
+        swap(&gapContainer, &other.gapContainer)
+        swap(&gapChildren, &other.gapChildren)
         generation &+= 1
         other.generation &+= 1
     }
@@ -206,20 +313,25 @@ final class TokenTape {
         count = 0
         self.arenaBase = arenaBase
         arenaCount = 0
+        lines.removeAll(keepingCapacity: true)
+        lastLineOffset = -1
+        clearGap()
+        clearArenaGap()
     }
 
     /// Absolute arena offset one past the last text byte.
-    var arenaEnd: Int { arenaBase &+ arenaCount }
+    var arenaEnd: Int { arenaBase &+ arenaCount &+ arenaGapLength }
 
     /// Appends the tokens and text of `batch`, which must continue this tape's numbering (its
     /// first token and first text byte come right after this tape's last ones). An empty tape
     /// adopts the batch's numbering.
     func append(contentsOf batch: TokenTape) {
-        if count == 0 && arenaCount == 0 {
+        if count == 0 && arenaCount == 0 && gapLength == 0 && arenaGapLength == 0 {
             base = batch.base
             arenaBase = batch.arenaBase
         }
-        guard base &+ count == batch.base, arenaBase &+ arenaCount == batch.arenaBase else { return }
+        guard end == batch.base, arenaEnd == batch.arenaBase else { return }
+        for start in batch.lines where start.offset > lastLineOffset { addLine(start.line, startingAt: start.offset) }
         if count &+ batch.count > tokenCapacity { growTokens(toFit: batch.count) }
         (tokens + count).update(from: batch.tokens, count: batch.count)
         count &+= batch.count
