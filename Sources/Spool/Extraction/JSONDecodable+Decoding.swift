@@ -54,14 +54,17 @@ extension JSONDecodable {
         try decodeDocument(JSONReader(fileDescriptor: fileDescriptor, options: options), rootKeyPath: rootKeyPath)
     }
 
-    /// Decodes JSON arriving as an asynchronous sequence of bytes.
+    /// Decodes JSON arriving as an asynchronous sequence of bytes. The document's tokens are
+    /// read in full before decoding (nothing is released); to keep memory flat over a huge
+    /// asynchronous input, stream it with ``AsyncJSONStream``.
     public static func decodeValue<Bytes: AsyncSequence>(
         from bytes: Bytes, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) async throws -> Self where Bytes.Element == UInt8 {
         try await decodeDocument(AsyncJSONReader(bytes: bytes, options: options), rootKeyPath: rootKeyPath)
     }
 
-    /// Decodes JSON arriving as an asynchronous sequence of byte chunks.
+    /// Decodes JSON arriving as an asynchronous sequence of byte chunks (read in full before
+    /// decoding, as for an asynchronous sequence of bytes).
     public static func decodeValue<Chunks: AsyncSequence>(
         fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) async throws -> Self where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {

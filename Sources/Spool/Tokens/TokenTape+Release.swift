@@ -1,6 +1,6 @@
 /// Releasing decoded elements: how a whole-document decoder keeps memory flat.
 ///
-/// While ``JSONDecodable/decodeValue(from:rootKeyPath:options:)-(String,_,_)`` decodes an array
+/// While `decodeValue(from:)` decodes an array
 /// (or a dictionary) of the document, each element it has finished with is released: its
 /// tokens and text leave the buffers, and the tokens parsed after them move down. What is left
 /// is one gap of absolute indices, `gapStart ..< gapStart + gapLength`, holding the first
