@@ -218,9 +218,8 @@ public final class JSONReader {
         let startIndex = current
         let targetDepth = cursorPath.depth - 1
         while cursorPath.depth > targetDepth {
-            let start = tape.contains(startIndex) ? tape[startIndex] : nil
-            if let start, start.payload > position, tape.contains(start.payload) {
-                position = start.payload  // jump straight to the matching end token
+            if let end = tape.lastIndex(ofValueAt: startIndex), end > position {
+                position = end  // jump straight to the matching end token
             }
             guard try next() != nil else { return }
         }
@@ -254,9 +253,7 @@ public final class JSONReader {
     /// Whether the value starting at `index` is wholly on the tape (a scalar, or a container
     /// whose end has been parsed).
     func valueIsComplete(at index: Int) -> Bool {
-        guard tape.contains(index) else { return false }
-        let token = tape[index]
-        return !token.isContainerStart || (token.payload > index && tape.contains(token.payload))
+        tape.lastIndex(ofValueAt: index) != nil
     }
 
     /// Reads until the value starting at `start` (the next token) is complete on the tape, then
@@ -266,13 +263,10 @@ public final class JSONReader {
             _ = try next()  // at the end: lets the reader report why (e.g. an empty input)
             return
         }
-        var end = start
-        if tape[start].isContainerStart {
-            while !(tape[start].payload > start && tape.contains(tape[start].payload)) {
-                guard try ensureToken(at: tape.end) else { break }
-            }
-            end = max(start, tape[start].payload)
+        while tape.lastIndex(ofValueAt: start) == nil {
+            guard try ensureToken(at: tape.end) else { break }
         }
+        let end = tape.lastIndex(ofValueAt: start) ?? start
         // The cursor steps over the value as one: the path tracker sees its first token only.
         cursorPath.didRead(tape[start].kind, at: start)
         if tape[start].isContainerStart { cursorPath.didRead(tape[end].kind, at: end) }

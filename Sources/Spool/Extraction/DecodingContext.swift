@@ -88,20 +88,17 @@ final class DecodingContext {
     @inline(__always)
     func lastIndex(ofValueAt index: Int) throws -> Int {
         try ensure(index)
-        let token = tape[index]
-        guard token.isContainerStart else { return index }
-        let end = token.payload
-        if end > index { return end }
+        if let last = tape.lastIndex(ofValueAt: index) { return last }
         return try readOn(toEndOf: index)
     }
 
     @inline(never)
     private func readOn(toEndOf index: Int) throws -> Int {
-        while tape[index].payload <= index {
-            guard filler != nil else { return index }  // not reached: a complete tape has every end
+        while filler != nil {
             try readOn(to: tape.end)
+            if let last = tape.lastIndex(ofValueAt: index) { return last }
         }
-        return tape[index].payload
+        return index  // not reached: a complete tape has every end
     }
 
     /// Calls `body` with the index of each element of the array at `container`, or each key of
@@ -122,7 +119,6 @@ final class DecodingContext {
             let kind = tape[child].kind
             if kind == .arrayEnd || kind == .objectEnd { break }  // the container's own end
             let value = kind == .key ? child + 1 : child
-            try ensure(value)
             try body(child)
             child = try lastIndex(ofValueAt: value) + 1
             if releases {
@@ -164,7 +160,7 @@ final class DecodingContext {
                 }
                 if token.kind == .objectStart {
                     let value = child + 1
-                    let last = completedLastIndex(ofValueAt: value)
+                    let last = tape.lastIndex(ofValueAt: value) ?? value
                     if index == child || (index >= value && index <= last) {
                         components.append(.key(String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)))
                         if index == child { return JSONKeyPath(components) }
@@ -174,7 +170,7 @@ final class DecodingContext {
                     }
                     child = last + 1
                 } else {
-                    let last = completedLastIndex(ofValueAt: child)
+                    let last = tape.lastIndex(ofValueAt: child) ?? child
                     if index >= child && index <= last {
                         components.append(.index(position))
                         node = child
@@ -188,13 +184,5 @@ final class DecodingContext {
             if !found { break }
         }
         return JSONKeyPath(components)
-    }
-
-    /// ``lastIndex(ofValueAt:)`` on a tape that holds the whole value (or as much of it as the
-    /// input had).
-    private func completedLastIndex(ofValueAt index: Int) -> Int {
-        guard tape.contains(index) else { return index }
-        let token = tape[index]
-        return token.isContainerStart && token.payload > index ? token.payload : index
     }
 }

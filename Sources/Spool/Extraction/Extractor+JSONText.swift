@@ -11,10 +11,10 @@ extension Extractor {
     public func writeCompactJSON(into bytes: inout [UInt8]) throws {
         _ = try checkedToken()
         let last = try context.lastIndex(ofValueAt: index)
-        if tape.gapLength > 0 && index < tape.gapStart && last >= tape.gapStart { throw context.releasedError() }
         var needsComma = false
         var index = self.index
         while index <= last {
+            try context.ensure(index)  // throws for released tokens
             let token = tape[index]
             switch token.kind {
             case .objectEnd, .arrayEnd, .key:

@@ -10,8 +10,8 @@ final class RemainderRecorder {
     /// Appends the reader's current token.
     func record(from reader: JSONReader) {
         guard let token = reader.currentToken else { return }
-        let location = reader.tape.location(of: token)
-        tape.noteLine(location.line, startingAt: location.byteOffset - (location.column - 1))
+        let line = reader.tape.line(of: token)
+        tape.noteLine(line.line, startingAt: line.offset)
         var copy = token
         if token.hasText {
             let bytes = reader.tape.bytes(of: token)

@@ -122,6 +122,18 @@ final class TokenTape {
     @inline(__always)
     func contains(_ index: Int) -> Bool { index >= base && index < end && !isReleased(index) }
 
+    /// The absolute index of the last token of the value starting at `index`, if the whole
+    /// value is on the tape: `index` itself for a scalar, the end token's index for a container
+    /// that has closed. `nil` for a container still open, or a token not held.
+    @inline(__always)
+    func lastIndex(ofValueAt index: Int) -> Int? {
+        guard contains(index) else { return nil }
+        let token = self[index]
+        guard token.isContainerStart else { return index }
+        let end = token.payload
+        return end > index && contains(end) ? end : nil
+    }
+
     /// Whether the token at `index` was released (it lies in the gap).
     @inline(__always)
     func isReleased(_ index: Int) -> Bool {
@@ -151,8 +163,8 @@ final class TokenTape {
         lastLineOffset = offset
     }
 
-    /// Where `token` (one of this tape's) starts in the input: byte offset, line and column.
-    func location(of token: RawToken) -> SourceLocation {
+    /// The line `token` (one of this tape's) lies on.
+    func line(of token: RawToken) -> LineStart {
         let offset = token.offset
         // The last line starting at or before the token.
         var low = 0
@@ -161,12 +173,14 @@ final class TokenTape {
             let middle = (low + high) / 2
             if lines[middle].offset <= offset { low = middle + 1 } else { high = middle }
         }
-        guard low > 0 else {
-            // Not reached: every token's line is noted before the token is appended.
-            return SourceLocation(byteOffset: offset, line: 1, column: offset + 1)
-        }
-        let start = lines[low - 1]
-        return SourceLocation(byteOffset: offset, line: start.line, column: offset - start.offset + 1)
+        // `low` is 0 only if the token's line was never noted, which `noteLine` rules out.
+        return low > 0 ? lines[low - 1] : LineStart(line: 1, offset: 0)
+    }
+
+    /// Where `token` (one of this tape's) starts in the input: byte offset, line and column.
+    func location(of token: RawToken) -> SourceLocation {
+        let start = line(of: token)
+        return SourceLocation(byteOffset: token.offset, line: start.line, column: token.offset - start.offset + 1)
     }
 
     /// Where the token at absolute `index` starts in the input.
