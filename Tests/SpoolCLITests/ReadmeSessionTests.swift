@@ -37,20 +37,9 @@ struct ReadmeSessionTests {
     }
 
     static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " 2>&1"]
-        process.currentDirectoryURL = Spool.repository
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = Spool.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try Spool.output(of: "/bin/sh", ["-c", command + " 2>&1"], environment: environment)
     }
 
     @Test func theReadmeShowsSessions() {

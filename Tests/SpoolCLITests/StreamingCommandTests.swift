@@ -113,18 +113,9 @@ struct StreamingCommandTests {
 struct ProgressBarTests {
     /// Runs `command` under a pseudo-terminal (util-linux `script`), so stderr is a terminal.
     static func onTerminal(_ command: String, environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.currentDirectoryURL = Spool.repository
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try Spool.output(
+            of: "/usr/bin/script", ["-qec", command, "/dev/null"],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -43,7 +43,6 @@ public final class JSONReader {
     /// The tape tokens are pulled from.
     let tape: TokenTape
     private let source: (any ByteSource)?
-    private let chunkSize: Int
     @exclusivity(unchecked) private(set) var feed = Feed.direct
     /// Whether the first pull may move parsing to a background thread.
     @exclusivity(unchecked) private var mayParseInBackground: Bool
@@ -68,12 +67,8 @@ public final class JSONReader {
     init(source: (any ByteSource)?, options: JSONParsingOptions) {
         self.source = source
         self.options = options
-        chunkSize = options.effectiveChunkSize
-        tokenizer = Tokenizer(options: options)
+        tokenizer = source.map { Tokenizer(options: options, readingAheadFrom: $0) } ?? Tokenizer(options: options)
         tape = tokenizer.tape
-        if let source {
-            tokenizer.readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
-        }
         let largeOrUnknown = source.map { ($0.totalSize ?? Int.max) > 4 * options.effectiveChunkSize } ?? false
         mayParseInBackground = options.parsesInBackground && largeOrUnknown
     }
@@ -377,20 +372,13 @@ public final class JSONReader {
         guard let source else { return false }
         if mayParseInBackground {
             mayParseInBackground = false
-            let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source, chunkSize: chunkSize)
+            let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source)
             feed = .background(parser)
             parser.start()
             return try parser.receive(into: tape, keepingTokensFrom: keep)
         }
         tokenizer.compact(keepingTokensFrom: keep)
-        let space = tokenizer.freeSpace(minimum: chunkSize)
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
-        if count == 0 {
-            try tokenizer.finish()
-        } else {
-            tokenizer.commit(count)
-            try tokenizer.parseAvailable()
-        }
+        _ = try tokenizer.readChunk(from: source)
         return true
     }
 }

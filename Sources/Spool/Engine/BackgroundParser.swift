@@ -40,7 +40,6 @@ final class BackgroundParser: @unchecked Sendable {
     // Producer's.
     private let tokenizer: Tokenizer
     private let source: any ByteSource
-    private let chunkSize: Int
     private var produceIndex = 0
 
     // Consumer's.
@@ -49,10 +48,9 @@ final class BackgroundParser: @unchecked Sendable {
     private(set) var bytesRead = 0
     private(set) var topLevelCount = 0
 
-    init(tokenizer: Tokenizer, source: any ByteSource, chunkSize: Int, depth: Int = 3) {
+    init(tokenizer: Tokenizer, source: any ByteSource, depth: Int = 3) {
         self.tokenizer = tokenizer
         self.source = source
-        self.chunkSize = chunkSize
         batches = (0..<depth).map { _ in Batch() }
         for _ in 0..<depth { free.signal() }
         tokenizer.writer.recordsLatePatches = true
@@ -83,15 +81,7 @@ final class BackgroundParser: @unchecked Sendable {
                 repeat {
                     if cancelled.load(ordering: .acquiring) { return }
                     tokenizer.compactWindow()
-                    let space = tokenizer.freeSpace(minimum: chunkSize)
-                    let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
-                    if count == 0 {
-                        try tokenizer.finish()
-                        finished = true
-                    } else {
-                        tokenizer.commit(count)
-                        try tokenizer.parseAvailable()
-                    }
+                    finished = try !tokenizer.readChunk(from: source)
                 } while !finished && tokenizer.tape.count == 0
             } catch {
                 batch.error = error

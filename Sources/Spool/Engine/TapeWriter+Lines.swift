@@ -45,15 +45,12 @@ extension TapeWriter {
         }
         // Behind the current line (rare): count back through what the window still holds.
         var line = self.line
-        var start = lineStart
         var p = lineStart - 1
         while p >= max(offset, window.base) {
             if window[p] == 0x0A { line -= 1 }
             p -= 1
         }
-        start = offset
-        while start > window.base && window[start - 1] != 0x0A { start -= 1 }
-        return SourceLocation(byteOffset: offset, line: max(1, line), column: offset - start + 1)
+        return SourceLocation(byteOffset: offset, line: max(1, line), column: offset - lineStart(of: offset) + 1)
     }
 
     /// The offset where the line holding `offset` starts, as far as the window goes back.

@@ -193,7 +193,6 @@ final class TapeWriter {
     @discardableResult
     private func record(_ kind: RawToken.Kind, at start: Int, payload: Int, length: Int) -> Int {
         if start > nextNewline { advanceLines(to: start) }
-        separatorSeen = false
         tape.noteLine(line, startingAt: lineStart)
         return tape.append(RawToken(offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length), kind: kind))
     }
@@ -262,11 +261,11 @@ final class TapeWriter {
         if open.keyPreserved { preservedKeys[stack.count] = nil }
         if recordsValues {
             let index = record(isObject ? .objectEnd : .arrayEnd, at: start, payload: open.tokenIndex, length: open.children)
+            let patch = ContainerPatch(start: open.tokenIndex, end: index, children: open.children)
             if tape.contains(open.tokenIndex) {
-                tape[open.tokenIndex].payload = index
-                tape[open.tokenIndex].length = UInt32(truncatingIfNeeded: open.children)
+                patch.apply(to: tape)
             } else if recordsLatePatches && open.tokenIndex >= 0 {
-                latePatches.append(ContainerPatch(start: open.tokenIndex, end: index, children: open.children))
+                latePatches.append(patch)
             }
         }
         separatorSeen = false
@@ -276,13 +275,11 @@ final class TapeWriter {
 
     @inline(__always)
     func didParseKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else { return false }
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count), checkLength(start: start, end: end) else {
+            return false
+        }
         var index = -1
         if recordsValues {
-            if end &- start &- 2 > maxStringLength {
-                failStringTooLong(at: start)
-                return false
-            }
             let (payload, isASCII) = tape.appendText(bytes, count: count)
             guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes, isASCII: isASCII)
             else { return false }
@@ -317,12 +314,10 @@ final class TapeWriter {
 
     @inline(__always)
     func didParseString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else { return false }
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count), checkLength(start: start, end: end) else {
+            return false
+        }
         if recordsValues {
-            if end &- start &- 2 > maxStringLength {
-                failStringTooLong(at: start)
-                return false
-            }
             let (payload, isASCII) = tape.appendText(bytes, count: count)
             guard checkString(bytes, count: count, start: start, end: end, hasEscapes: hasEscapes, isASCII: isASCII),
                 beginValue(at: start)
@@ -374,10 +369,6 @@ final class TapeWriter {
         _ decoded: UnsafeRawPointer?, count: Int, start: Int, end: Int, hasEscapes: Bool, isASCII: Bool? = nil
     ) -> Bool {
         let rawCount = end &- start &- 2
-        if rawCount > maxStringLength {
-            failStringTooLong(at: start)
-            return false
-        }
         if !hasEscapes {
             guard validatesUTF8, let decoded else { return true }
             if isASCII ?? StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count)) {
@@ -388,6 +379,17 @@ final class TapeWriter {
         let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)
         if let failure = StringChecks.check(raw, validateUTF8: validatesUTF8) {
             pendingError = PendingError(.invalidString, failure.message, at: start &+ 1 &+ failure.index)
+            return false
+        }
+        return true
+    }
+
+    /// Checks a string's source length (between its quotes) against the limit, before its
+    /// text is copied or checked.
+    @inline(__always)
+    private func checkLength(start: Int, end: Int) -> Bool {
+        if end &- start &- 2 > maxStringLength {
+            failStringTooLong(at: start)
             return false
         }
         return true

@@ -73,6 +73,20 @@ final class Tokenizer {
         writer.window.commit(count)
     }
 
+    /// Reads up to one chunk from `source` into the window and parses it; at the end of the
+    /// input, finishes instead. Returns false once the input has ended.
+    func readChunk(from source: any ByteSource) throws -> Bool {
+        let space = freeSpace(minimum: chunkSize)
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+        if count == 0 {
+            try finish()
+            return false
+        }
+        commit(count)
+        try parseAvailable()
+        return true
+    }
+
     /// Copies bytes into the window.
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0, let source = bytes.baseAddress else { return }

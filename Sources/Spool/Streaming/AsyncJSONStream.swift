@@ -108,8 +108,7 @@ public final class AsyncJSONStream {
     private func missing(
         _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: Int, _ path: JSONKeyPath
     ) -> DecodeError {
-        let location = reader.tape.contains(parent) ? reader.tape.location(at: parent) : nil
-        return StreamErrors.missing(component, in: walked, location: location, streaming: path)
+        StreamErrors.missing(component, in: walked, container: parent, reader: reader, streaming: path)
     }
 }
 

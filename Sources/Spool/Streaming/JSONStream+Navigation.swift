@@ -60,7 +60,6 @@ extension JSONStream {
     private func missing(
         _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, streaming path: JSONKeyPath
     ) -> DecodeError {
-        let location = reader.tape.contains(container) ? reader.tape.location(at: container) : nil
-        return StreamErrors.missing(component, in: walked, location: location, streaming: path)
+        StreamErrors.missing(component, in: walked, container: container, reader: reader, streaming: path)
     }
 }

@@ -85,11 +85,11 @@ final class YajlParser {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseLiteral(.null, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didParseLiteral(.null, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_boolean = { context, value in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didParseLiteral(value != 0 ? .true : .false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_number = { context, bytes, count in
             guard let context else { return 0 }
@@ -105,19 +105,19 @@ final class YajlParser {
         }
         callbacks.yajl_start_map = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didStartContainer(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didStartContainer(isObject: true, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_end_map = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didEndContainer(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didEndContainer(isObject: true, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_start_array = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didStartContainer(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didStartContainer(isObject: false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_end_array = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didEndContainer(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.didEndContainer(isObject: false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         return callbacks
     }
@@ -128,11 +128,11 @@ extension YajlParser {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateLiteral(.null, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateLiteral(.null, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_boolean = { context, value in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateLiteral(value != 0 ? .true : .false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateLiteral(value != 0 ? .true : .false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_number = { context, bytes, count in
             guard let context else { return 0 }
@@ -148,19 +148,19 @@ extension YajlParser {
         }
         callbacks.yajl_start_map = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateContainerStart(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateContainerStart(isObject: true, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_end_map = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateContainerEnd(isObject: true, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateContainerEnd(isObject: true, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_start_array = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateContainerStart(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateContainerStart(isObject: false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         callbacks.yajl_end_array = { context in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.validateContainerEnd(isObject: false, consumed: bytesConsumed(w)) } ? 1 : 0
+            return withWriter(context) { w in w.validateContainerEnd(isObject: false, consumed: w.bytesConsumedByYajl) } ? 1 : 0
         }
         return callbacks
     }
@@ -169,7 +169,9 @@ extension YajlParser {
 extension TapeWriter {
     /// yajl's offset just past the token being reported, in the current chunk (asked only when
     /// a token's position cannot be derived from the pointer yajl hands over).
-    var bytesConsumedByYajl: Int { yajl_get_bytes_consumed(handle) }
+    var bytesConsumedByYajl: Int {
+        @inline(__always) get { yajl_get_bytes_consumed(handle) }
+    }
 }
 
 // Free functions, so the C callbacks capture nothing.
@@ -179,9 +181,4 @@ extension TapeWriter {
 @inline(__always)
 private func withWriter(_ context: UnsafeMutableRawPointer, _ body: (TapeWriter) -> Bool) -> Bool {
     Unmanaged<TapeWriter>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
-}
-
-@inline(__always)
-private func bytesConsumed(_ writer: TapeWriter) -> Int {
-    yajl_get_bytes_consumed(writer.handle)
 }
