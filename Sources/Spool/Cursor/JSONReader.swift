@@ -213,8 +213,10 @@ public final class JSONReader {
         let startIndex = current
         let targetDepth = cursorPath.depth - 1
         while cursorPath.depth > targetDepth {
-            if let end = tape.lastIndex(ofValueAt: startIndex), end > position {
-                position = end  // jump straight to the matching end token
+            // Jump straight to the matching end token, from the container's own level only
+            // (reading the end token closes one level).
+            if cursorPath.depth == targetDepth + 1, let end = tape.lastIndex(ofValueAt: startIndex), end > position {
+                position = end
             }
             guard try next() != nil else { return }
         }

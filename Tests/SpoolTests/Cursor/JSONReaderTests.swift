@@ -88,6 +88,24 @@ struct JSONReaderTests {
         #expect(try reader.next() == nil)
     }
 
+    /// The skipped container closes in a chunk read while the cursor is inside a nested one:
+    /// the jump to its end must wait until the cursor is back at its level. (Tokens are pinned,
+    /// as a whole-value decoder pins them, so the start token is still held when its end comes.)
+    @Test(arguments: [1, 2, 3, 4, 5, 8])
+    func skipValueJumpsOnlyFromTheSkippedContainersOwnLevel(_ chunkSize: Int) throws {
+        for text in ["[[[1,2]],3]", "[[[[1]],[2]],3]", "{\"a\":[{\"b\":[1]}],\"c\":3}"] {
+            var options = JSONParsingOptions()
+            options.chunkSize = chunkSize
+            options.parsesInBackground = false
+            let reader = JSONReader(string: text, options: options)
+            reader.pinnedFrom = 0
+            _ = try reader.next()
+            try reader.skipValue()
+            #expect(reader.depth == 1, "\(text) at chunk size \(chunkSize)")
+            #expect(try reader.next() == (text.hasPrefix("{") ? .key : .number), "\(text) at chunk size \(chunkSize)")
+        }
+    }
+
     @Test func skipValueAtAKeySkipsTheMember() throws {
         let reader = JSONReader(string: #"{"a": {"x": [1, 2]}, "b": 2}"#)
         _ = try reader.next()
