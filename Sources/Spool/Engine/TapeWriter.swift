@@ -342,7 +342,7 @@ final class TapeWriter {
         }
         guard beginValue(at: start) else { return false }
         if recordsValues {
-            let payload = tape.appendBytes(bytes, count: count, nulTerminated: true)
+            let payload = tape.appendBytes(bytes, count: count)
             record(.number, at: start, payload: payload, length: count)
         }
         separatorSeen = false

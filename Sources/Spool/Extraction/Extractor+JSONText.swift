@@ -16,19 +16,13 @@ extension Extractor {
         while index <= last {
             try context.ensure(index)  // throws for released tokens
             let token = tape[index]
-            switch token.kind {
-            case .objectEnd, .arrayEnd, .key:
-                break
-            default:
-                if needsComma { bytes.append(UInt8(ascii: ",")) }
-            }
+            if needsComma && !token.isContainerEnd { bytes.append(UInt8(ascii: ",")) }
             switch token.kind {
             case .objectStart: bytes.append(UInt8(ascii: "{"))
             case .arrayStart: bytes.append(UInt8(ascii: "["))
             case .objectEnd: bytes.append(UInt8(ascii: "}"))
             case .arrayEnd: bytes.append(UInt8(ascii: "]"))
             case .key:
-                if needsComma { bytes.append(UInt8(ascii: ",")) }
                 Self.appendQuoted(tape.bytes(of: token), to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
             case .string: Self.appendQuoted(tape.bytes(of: token), to: &bytes)
@@ -45,22 +39,35 @@ extension Extractor {
     private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
-            default: bytes.append(byte)
+            let escape: UInt8? =
+                switch byte {
+                case UInt8(ascii: "\""): UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                case 0x0A: UInt8(ascii: "n")
+                case 0x0D: UInt8(ascii: "r")
+                case 0x09: UInt8(ascii: "t")
+                case 0x08: UInt8(ascii: "b")
+                case 0x0C: UInt8(ascii: "f")
+                case 0x00..<0x20: UInt8(ascii: "u")
+                default: nil
+                }
+            guard let escape else {
+                bytes.append(byte)
+                continue
+            }
+            bytes.append(UInt8(ascii: "\\"))
+            bytes.append(escape)
+            if escape == UInt8(ascii: "u") {  // \u00XX for the other control characters
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(hexDigit(byte >> 4))
+                bytes.append(hexDigit(byte & 0xF))
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

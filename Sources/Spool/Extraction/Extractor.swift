@@ -65,18 +65,13 @@ public struct Extractor {
     ///   when the value is `null` (unless `T` is optional), `.typeMismatch` when it has another
     ///   type; errors thrown by `T.decode` are wrapped with the value's path and location.
     public func value<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> T {
-        switch try resolve(keyPath) {
-        case .found(let target): return try decode(T.self, at: target)
-        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: T.self)
-        case .null(let target): throw mismatchError(at: target, expected: T.self)
-        }
+        try decode(T.self, at: requiredTarget(keyPath, expecting: T.self))
     }
 
     /// The value at `keyPath` decoded as `T`, or `nil` when the path leads nowhere or to `null`.
     /// - Throws: ``DecodeError`` when the value exists with another type, or `T.decode` fails.
     public func valueOptional<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> T? {
-        guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
-        return try decode(T.self, at: target)
+        try optionalTarget(keyPath).map { try decode(T.self, at: $0) }
     }
 
     /// The value at `keyPath` decoded as `T`, or `defaultValue` when the path leads nowhere or
@@ -92,17 +87,12 @@ public struct Extractor {
     /// birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))
     /// ```
     public func value<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To {
-        switch try resolve(keyPath) {
-        case .found(let target): return try transform(at: target, transformer)
-        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: From.self)
-        case .null(let target): throw mismatchError(at: target, expected: From.self)
-        }
+        try transform(at: requiredTarget(keyPath, expecting: From.self), transformer)
     }
 
     /// Like ``value(_:_:)``, but `nil` when the path leads nowhere or to `null`.
     public func valueOptional<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To? {
-        guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
-        return try transform(at: target, transformer)
+        try optionalTarget(keyPath).map { try transform(at: $0, transformer) }
     }
 
     private func transform<From: JSONDecodable, To>(at target: Int, _ transformer: Transformer<From, To>) throws -> To {
@@ -110,11 +100,7 @@ public struct Extractor {
         do {
             return try transformer.apply(value)
         } catch {
-            let path = context.path(of: target)
-            throw DecodeError(
-                code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(To.self)",
-                actual: kindName(at: target), excerpt: excerpt(at: target),
-                message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
+            throw wrapped(error, at: target, expected: To.self)
         }
     }
 
@@ -222,6 +208,29 @@ public struct Extractor {
         case null(Int)
     }
 
+    /// One step of a path: the child found, no such child, or `null` where a container was needed.
+    private enum Step {
+        case found(Int)
+        case missing
+        case null(Int)
+    }
+
+    /// The index of the value at `keyPath`.
+    /// - Throws: the missing-key or null ``DecodeError`` for a value of type `T`.
+    private func requiredTarget<T>(_ keyPath: JSONKeyPath, expecting: T.Type) throws -> Int {
+        switch try resolve(keyPath) {
+        case .found(let target): return target
+        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: T.self)
+        case .null(let target): throw mismatchError(at: target, expected: T.self)
+        }
+    }
+
+    /// The index of the value at `keyPath`, or nil when the path leads nowhere or to `null`.
+    private func optionalTarget(_ keyPath: JSONKeyPath) throws -> Int? {
+        guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
+        return target
+    }
+
     @inline(__always)
     func checkedToken() throws -> RawToken {
         guard context.isValid(index) else { throw staleError() }
@@ -235,16 +244,18 @@ public struct Extractor {
         case .empty:
             return .found(index)
         case .one(let component):
-            return try step(from: index, component, pathSoFar: keyPath)
+            switch try step(from: index, component) {
+            case .found(let target): return .found(target)
+            case .missing: return .missing(parent: index, path: keyPath)
+            case .null(let target): return .null(target)
+            }
         case .many(let components):
             var node = index
             for (position, component) in components.enumerated() {
-                switch try step(from: node, component, pathSoFar: JSONKeyPath(Array(components[...position]))) {
-                case .found(let next):
-                    node = next
-                    if position < components.count - 1 && tape[node].kind == .null { return .null(node) }
-                case let other:
-                    return other
+                switch try step(from: node, component) {
+                case .found(let next): node = next
+                case .missing: return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
+                case .null(let target): return .null(target)
                 }
             }
             return .found(node)
@@ -252,7 +263,7 @@ public struct Extractor {
     }
 
     @inline(__always)
-    private func step(from node: Int, _ component: JSONKeyPath.Component, pathSoFar: JSONKeyPath) throws -> Resolution {
+    private func step(from node: Int, _ component: JSONKeyPath.Component) throws -> Step {
         let token = tape[node]
         switch component {
         case .key(let key):
@@ -261,7 +272,7 @@ public struct Extractor {
                 throw mismatchError(at: node, expected: "object", reason: nil)
             }
             if let value = try member(key, ofObjectAt: node) { return .found(value) }
-            return .missing(parent: node, path: pathSoFar)
+            return .missing
         case .index(let position):
             guard token.kind == .arrayStart else {
                 if token.kind == .null { return .null(node) }
@@ -271,7 +282,7 @@ public struct Extractor {
             var count = 0
             while true {
                 try context.ensure(child)
-                if tape[child].kind == .arrayEnd { return .missing(parent: node, path: pathSoFar) }
+                if tape[child].kind == .arrayEnd { return .missing }
                 if count == position { return .found(child) }
                 child = try context.lastIndex(ofValueAt: child) + 1
                 count += 1
@@ -334,12 +345,18 @@ public struct Extractor {
         } catch let error as DecodeError {
             throw error
         } catch {
-            let path = context.path(of: target)
-            let at = path.isEmpty ? "" : " at \(path)"
-            throw DecodeError(
-                code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(T.self)",
-                actual: kindName(at: target), excerpt: excerpt(at: target), message: "\(error)\(at)")
+            throw wrapped(error, at: target, expected: T.self)
         }
+    }
+
+    /// A foreign error (from a model's own code or a transformer) about the value at `target`,
+    /// with that value's path and location; its own description is kept.
+    private func wrapped<T>(_ error: any Error, at target: Int, expected: T.Type) -> DecodeError {
+        let path = context.path(of: target)
+        return DecodeError(
+            code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(T.self)",
+            actual: kindName(at: target), excerpt: excerpt(at: target),
+            message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
     }
 
     func mismatchError<T>(at target: Int, expected: T.Type, reason: String? = nil) -> DecodeError {

@@ -15,7 +15,7 @@ final class RemainderRecorder {
         var copy = token
         if token.hasText {
             let bytes = reader.tape.bytes(of: token)
-            copy.payload = tape.appendBytes(bytes.baseAddress, count: bytes.count, nulTerminated: token.kind == .number)
+            copy.payload = tape.appendBytes(bytes.baseAddress, count: bytes.count)
         }
         if let last = open.indices.last {
             // Objects count their members (keys), arrays their elements.

@@ -19,7 +19,6 @@ import Darwin
 /// Indices and arena offsets are *absolute*: they keep counting up for the whole input, and
 /// ``discard(below:)`` slides the window forward. A container's start token holds the
 /// absolute index of its end token, so skipping a sub-tree is O(1) once it has closed.
-/// Numbers are stored with a trailing NUL so C conversions can read them in place.
 ///
 /// Lines are kept beside the tokens rather than in them: one ``LineStart`` for each line that
 /// holds a token still on the tape, so ``location(of:)`` finds a token's line and column by
@@ -201,17 +200,15 @@ final class TokenTape {
         if keep > 0 { lines.removeFirst(keep) }
     }
 
-    /// Copies bytes into the arena, optionally followed by a NUL, and returns their absolute offset.
+    /// Copies bytes into the arena and returns their absolute offset.
     @inline(__always)
-    func appendBytes(_ bytes: UnsafeRawPointer?, count length: Int, nulTerminated: Bool = false) -> Int {
-        let needed = length + (nulTerminated ? 1 : 0)
-        if arenaCount + needed > arenaCapacity { growArena(toFit: needed) }
+    func appendBytes(_ bytes: UnsafeRawPointer?, count length: Int) -> Int {
+        if arenaCount + length > arenaCapacity { growArena(toFit: length) }
         let offset = arenaEnd
         if let bytes, length > 0 {
             (arena + arenaCount).update(from: bytes.assumingMemoryBound(to: UInt8.self), count: length)
         }
-        if nulTerminated { arena[arenaCount + length] = 0 }
-        arenaCount += needed
+        arenaCount += length
         return offset
     }
 
