@@ -175,8 +175,13 @@ public struct Extractor {
 
     /// The exact source text of this number.
     public func numberText() throws -> String {
+        try numberText(expecting: Double.self)
+    }
+
+    /// The exact source text of this number; a mismatch names `T` as the expected type.
+    func numberText<T>(expecting type: T.Type) throws -> String {
         let token = try checkedToken()
-        guard token.kind == .number else { throw mismatchError(at: index, expected: Double.self) }
+        guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
         return String(decoding: tape.bytes(of: token), as: UTF8.self)
     }
 

@@ -16,7 +16,7 @@ extension URL: JSONDecodable {
 extension Decimal: JSONDecodable {
     /// A JSON number, exactly, from its source text.
     public static func decode(_ e: Extractor) throws -> Decimal {
-        let text = try e.numberText()
+        let text = try e.numberText(expecting: Decimal.self)
         guard let value = Decimal(string: text) else {
             throw e.mismatchError(at: e.index, expected: Decimal.self, reason: "out of Decimal's range")
         }

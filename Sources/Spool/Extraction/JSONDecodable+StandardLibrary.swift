@@ -66,7 +66,7 @@ extension Double: JSONDecodable {
 extension Float: JSONDecodable {
     /// A JSON number, rounded to the nearest `Float`.
     public static func decode(_ e: Extractor) throws -> Float {
-        let text = try e.numberText()
+        let text = try e.numberText(expecting: Float.self)
         guard let value = Float(text) else { throw e.mismatchError(at: e.index, expected: Float.self) }
         return value
     }

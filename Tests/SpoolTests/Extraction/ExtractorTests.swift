@@ -101,6 +101,16 @@ struct ExtractorTests {
         #expect(try (e <| "f") as Float == 1.5)
     }
 
+    @Test func aMismatchNamesTheNumberTypeAskedFor() throws {
+        let e = try Extractor.decodeValue(from: #"{"s": "1.5"}"#)
+        let asFloat = #expect(throws: DecodeError.self) { let _: Float = try e <| "s" }
+        #expect(asFloat?.message == #"expected Float at s, found string "1.5""#)
+        let asDecimal = #expect(throws: DecodeError.self) { let _: Decimal = try e <| "s" }
+        #expect(asDecimal?.message == #"expected Decimal at s, found string "1.5""#)
+        let asDouble = #expect(throws: DecodeError.self) { let _: Double = try e <| "s" }
+        #expect(asDouble?.message == #"expected Double at s, found string "1.5""#)
+    }
+
     @Test func enumsDecodeByRawValueAndNameTheBadOne() throws {
         let e = try Extractor.decodeValue(from: #"{"ok": "hiatus", "bad": "paused"}"#)
         #expect(try (e <| "ok") as Status == .hiatus)
