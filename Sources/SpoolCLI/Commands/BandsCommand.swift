@@ -35,9 +35,7 @@ struct BandsCommand: ParsableCommand {
         let input = InputFile(file)
         let output = StandardOutput()
         do {
-            let stream = try input.stream(options: parsing.options)
-            let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
-            stream.onProgress = bar.update(bytesRead:)
+            let (stream, bar) = try input.stream(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let policy: JSONElements<Band>.ErrorPolicy =
                 skipInvalid ? .skip { printToStandardError("\(input.name):\($0.error.description) (band skipped)") } : .stop

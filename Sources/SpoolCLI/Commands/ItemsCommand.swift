@@ -24,12 +24,8 @@ struct ItemsCommand: ParsableCommand {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
-            var line: [UInt8] = []
             while let item = try items.next() {
-                line.removeAll(keepingCapacity: true)
-                try item.writeCompactJSON(into: &line)
-                line.append(0x0A)
-                output.write(line)
+                try output.line { try item.writeCompactJSON(into: &$0) }
             }
             try stream.finish()  // the rest of the input must be valid too
         } catch {

@@ -25,9 +25,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let input = InputFile(file)
         do {
-            let reader = try input.reader(options: parsing.options)
-            let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes)
-            reader.onProgress = bar.update(bytesRead:)
+            let (reader, bar) = try input.reader(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let values = try reader.skipToEnd()
             bar.finish()

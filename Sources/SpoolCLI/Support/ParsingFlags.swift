@@ -45,9 +45,7 @@ struct PathAndFile: ParsableArguments {
     /// The parsed PATH and a stream over FILE whose progress a bar shows on a terminal.
     func open(options: JSONParsingOptions, progress: ProgressFlags) throws -> (JSONKeyPath, JSONStream, ProgressBar) {
         let keyPath = try JSONKeyPath(parsing: path)
-        let stream = try input.stream(options: options)
-        let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
-        stream.onProgress = bar.update(bytesRead:)
+        let (stream, bar) = try input.stream(options: options, progress: progress)
         return (keyPath, stream, bar)
     }
 }
@@ -71,14 +69,22 @@ struct InputFile {
     /// The name errors use: the path, or `<stdin>`.
     var name: String { path ?? "<stdin>" }
 
-    func reader(options: JSONParsingOptions) throws(InputError) -> JSONReader {
-        guard let path else { return JSONReader.standardInput(options: options) }
-        return try JSONReader(contentsOfFile: path, options: options)
+    /// A reader over the input, with a progress bar fed by it.
+    func reader(options: JSONParsingOptions, progress: ProgressFlags) throws(InputError) -> (JSONReader, ProgressBar) {
+        let reader = try path.map { path throws(InputError) in try JSONReader(contentsOfFile: path, options: options) }
+            ?? JSONReader.standardInput(options: options)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes)
+        reader.onProgress = bar.update(bytesRead:)
+        return (reader, bar)
     }
 
-    func stream(options: JSONParsingOptions) throws(InputError) -> JSONStream {
-        guard let path else { return JSONStream(fileDescriptor: 0, options: options) }
-        return try JSONStream(contentsOfFile: path, options: options)
+    /// A stream over the input, with a progress bar fed by it.
+    func stream(options: JSONParsingOptions, progress: ProgressFlags) throws(InputError) -> (JSONStream, ProgressBar) {
+        let stream = try path.map { path throws(InputError) in try JSONStream(contentsOfFile: path, options: options) }
+            ?? JSONStream(fileDescriptor: 0, options: options)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+        stream.onProgress = bar.update(bytesRead:)
+        return (stream, bar)
     }
 }
 
@@ -86,9 +92,7 @@ struct InputFile {
 func report(_ error: any Error, file: String) -> ExitCode {
     switch error {
     case let error as ParseError:
-        printToStandardError("\(file):\(error.summary)")
-        let excerpt = error.excerptWithCaret
-        if !excerpt.isEmpty { printToStandardError(excerpt) }
+        printToStandardError("\(file):\(error)")  // summary, then the excerpt and caret
         return SpoolExit.invalidInput
     case let error as DecodeError:
         printToStandardError(error.location == nil ? "\(file): \(error)" : "\(file):\(error)")

@@ -41,13 +41,13 @@ final class ProgressBar {
         } else {
             text = "\(format(megabytes)) MB read  \(format(rate)) MB/s"
         }
-        printPartial("\r\u{1B}[K" + text)
+        writeToStandardError("\r\u{1B}[K" + text)
         shown = true
     }
 
     /// Clears the line, if anything was drawn.
     func finish() {
-        if shown { printPartial("\r\u{1B}[K") }
+        if shown { writeToStandardError("\r\u{1B}[K") }
         shown = false
     }
 
@@ -63,10 +63,6 @@ final class ProgressBar {
         return "\(minutes):\(rest < 10 ? "0" : "")\(rest)"
     }
 
-    private func printPartial(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
 
     private static func now() -> Double {
         var spec = timespec()

@@ -8,8 +8,12 @@ import Darwin
 
 /// Writes a line to standard error, unbuffered.
 func printToStandardError(_ line: String) {
-    var text = line
-    text += "\n"
+    writeToStandardError(line + "\n")
+}
+
+/// Writes text to standard error, unbuffered, retrying partial writes.
+func writeToStandardError(_ text: String) {
+    var text = text
     text.withUTF8 { buffer in
         var offset = 0
         while offset < buffer.count, let base = buffer.baseAddress {

@@ -18,8 +18,17 @@ final class StandardOutput {
         buffer.reserveCapacity(limit)
     }
 
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
+    /// Writes one line that `body` appends straight into the buffer, then its newline. If
+    /// `body` throws, nothing of that line is written.
+    func line(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        let start = buffer.count
+        do {
+            try body(&buffer)
+        } catch {
+            buffer.removeSubrange(start...)
+            throw error
+        }
+        buffer.append(0x0A)
         if buffer.count >= limit { flush() }
     }
 
