@@ -109,7 +109,7 @@ public final class JSONReader {
 
     /// Reads JSON text held in `Data`.
     public convenience init(data: Data, options: JSONParsingOptions = .init()) {
-        self.init(source: MemoryByteSource([UInt8](data)), options: options)
+        self.init(source: MemoryByteSource(data), options: options)
     }
 
     /// Reads JSON text from a string (its UTF-8 bytes).

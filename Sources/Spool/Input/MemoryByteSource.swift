@@ -1,25 +1,30 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Serves bytes already in memory, one chunk at a time, so in-memory input goes through
-/// exactly the same path (and gives exactly the same tokens and errors) as a file.
-final class MemoryByteSource: ByteSource {
+/// exactly the same path (and gives exactly the same tokens and errors) as a file. It reads
+/// straight from the caller's `[UInt8]` or `Data`, without a copy of the whole input.
+final class MemoryByteSource<Bytes: ContiguousBytes>: ByteSource {
     let name = "<memory>"
-    private let bytes: [UInt8]
+    private let bytes: Bytes
+    let totalSize: Int?
     private var offset = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: Bytes) {
         self.bytes = bytes
+        totalSize = bytes.withUnsafeBytes { $0.count }
     }
 
-    var totalSize: Int? { bytes.count }
-
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        let count = min(buffer.count, bytes.count - offset)
-        guard count > 0, let destination = buffer.baseAddress else { return 0 }
         bytes.withUnsafeBytes { source in
-            if let start = source.baseAddress {
-                destination.copyMemory(from: start + offset, byteCount: count)
-            }
+            let count = min(buffer.count, source.count - offset)
+            guard count > 0, let destination = buffer.baseAddress, let start = source.baseAddress else { return 0 }
+            destination.copyMemory(from: start + offset, byteCount: count)
+            offset += count
+            return count
         }
-        offset += count
-        return count
     }
 }

@@ -46,8 +46,7 @@ public final class AsyncJSONStream {
         get async throws {
             if let depth = recorder.streamedArrayDepth {
                 while reader.depth >= depth, try await input.next() != nil {}
-                recorder.record(from: reader)
-                recorder.streamedArrayDepth = nil
+                recorder.recordStreamedEnd(from: reader)
             }
             while try await input.next() != nil { recorder.record(from: reader) }
             return try recorder.finish(reading: reader)
@@ -165,8 +164,7 @@ final class AsyncElementState<Element: JSONDecodable> {
                 }
                 if !topLevel && token == .arrayEnd {
                     _ = try await stream.input.next()
-                    stream.recorder.record(from: reader)
-                    stream.recorder.streamedArrayDepth = nil
+                    stream.recorder.recordStreamedEnd(from: reader)
                     done = true
                     return nil
                 }

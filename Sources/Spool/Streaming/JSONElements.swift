@@ -135,8 +135,7 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
         }
         if !topLevel && token == .arrayEnd {
             _ = try reader.next()
-            stream.recorder.record(from: reader)
-            stream.recorder.streamedArrayDepth = nil
+            stream.recorder.recordStreamedEnd(from: reader)
             state = .done
             return nil
         }

@@ -36,8 +36,7 @@ public final class JSONMembers<Value: JSONDecodable> {
                 return nil
             }
             if token == .objectEnd {
-                stream.recorder.record(from: reader)
-                stream.recorder.streamedArrayDepth = nil
+                stream.recorder.recordStreamedEnd(from: reader)
                 done = true
                 return nil
             }

@@ -100,8 +100,7 @@ public final class JSONStream {
             count += 1
         }
         _ = try reader.next()
-        recorder.record(from: reader)
-        recorder.streamedArrayDepth = nil
+        recorder.recordStreamedEnd(from: reader)
         return count
     }
 

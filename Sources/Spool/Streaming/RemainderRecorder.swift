@@ -37,14 +37,20 @@ final class RemainderRecorder {
         }
     }
 
+    /// Records the end token of the streamed array (or object), the reader's current token:
+    /// the stream is back in the document around it.
+    func recordStreamedEnd(from reader: JSONReader) {
+        record(from: reader)
+        streamedArrayDepth = nil
+    }
+
     /// Reads the rest of the input, passing over streamed elements not yet handed out and
     /// recording everything else.
     func read(rest reader: JSONReader) throws {
         guard !finished else { return }
         if let depth = streamedArrayDepth {
             while reader.depth >= depth, try reader.next() != nil {}
-            record(from: reader)  // the streamed array's end
-            streamedArrayDepth = nil
+            recordStreamedEnd(from: reader)
         }
         while try reader.next() != nil { record(from: reader) }
         finished = true
