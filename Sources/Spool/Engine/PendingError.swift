@@ -18,4 +18,14 @@ struct PendingError {
     init(_ kind: ParseError.Kind, _ message: String, at offset: Int) {
         self.init(kind, at: offset) { _ in message }
     }
+
+    /// `expected WHAT, found TOKEN`, describing the token at `offset` once it is rendered.
+    static func expected(_ what: String, at offset: Int) -> PendingError {
+        PendingError(.syntax, at: offset) { writer in "expected \(what), found \(writer.describeToken(at: offset))" }
+    }
+
+    /// A comment where comments are not allowed.
+    static func commentsNotAllowed(at offset: Int) -> PendingError {
+        PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: offset)
+    }
 }

@@ -176,7 +176,8 @@ enum StringChecks {
         return nil
     }
 
-    private static func hexByte(_ byte: UInt8) -> String {
+    /// Two uppercase hexadecimal digits, as messages show a byte.
+    static func hexByte(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
     }

@@ -69,8 +69,7 @@ extension TapeWriter {
         case 0x0A: return "a line feed"
         case 0x0D: return "a carriage return"
         default:
-            let digits = String(c, radix: 16, uppercase: true)
-            return "byte 0x\(digits.count == 1 ? "0" + digits : digits)"
+            return "byte 0x\(StringChecks.hexByte(c))"
         }
     }
 }

@@ -177,9 +177,7 @@ extension TapeWriter {
     /// allow there (judged from where the parse is), or nil when a value, or a key for a
     /// string, may start there.
     func grammarError(at start: Int, isString: Bool) -> PendingError? {
-        func expected(_ what: String) -> PendingError {
-            PendingError(.syntax, at: start) { writer in "expected \(what), found \(writer.describeToken(at: start))" }
-        }
+        func expected(_ what: String) -> PendingError { .expected(what, at: start) }
         guard stack.count > 0 else {
             let valueAllowed = topLevelCount == 0 || options.allowsMultipleValues
             return valueAllowed ? nil : expected("end of input after the top-level value")

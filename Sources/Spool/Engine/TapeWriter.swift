@@ -205,9 +205,7 @@ final class TapeWriter {
             return true
         }
         if topLevelCount > 0 && lastTopLevelBare && start == lastTopLevelEnd {
-            pendingError = PendingError(.syntax, at: start) { writer in
-                "expected whitespace between top-level values, found \(writer.describeToken(at: start))"
-            }
+            pendingError = .expected("whitespace between top-level values", at: start)
             return false
         }
         return true

@@ -174,13 +174,10 @@ final class Tokenizer {
             }
             if let error = writer.pendingError { throw fail(error) }
             if let start = pendingStart, !options.allowsComments, writer.window[start] == UInt8(ascii: "/") {
-                throw fail(PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: start))
+                throw fail(.commentsNotAllowed(at: start))
             }
             if message.contains("trailing garbage"), let start = pendingStart {
-                throw fail(
-                    PendingError(.syntax, at: start) { writer in
-                        "expected end of input after the top-level value, found \(writer.describeToken(at: start))"
-                    })
+                throw fail(.expected("end of input after the top-level value", at: start))
             }
             throw fail(endOfInputError())
         }
@@ -293,7 +290,7 @@ final class Tokenizer {
         }
 
         if !options.allowsComments && at < writer.window.end && writer.window[at] == UInt8(ascii: "/") {
-            return PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: at)
+            return .commentsNotAllowed(at: at)
         }
         let text = yajlMessage.lowercased()
         func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
@@ -324,7 +321,7 @@ final class Tokenizer {
                 return PendingError(.syntax, "invalid number: \(detail)", at: at)
             }
             if text.contains("comment") {
-                return PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: at)
+                return .commentsNotAllowed(at: at)
             }
             if text.contains("invalid string in json text") {
                 return error(at) { "invalid literal \($0): expected true, false or null" }
@@ -332,28 +329,28 @@ final class Tokenizer {
             if at < writer.window.end && writer.window[at] == 0xEF && writer.window.base == 0 && at == 0 {
                 return PendingError(.syntax, "unexpected byte order mark: JSON text must not start with one", at: at)
             }
-            return error(at) { "expected a value, found \($0)" }
+            return .expected("a value", at: at)
         }
 
         if text.contains("after array element") {
-            return error(at) { "expected ',' or ']' after array element, found \($0)" }
+            return .expected("',' or ']' after array element", at: at)
         }
         if text.contains("after key and value") {
-            return error(at) { "expected ',' or '}' after object member, found \($0)" }
+            return .expected("',' or '}' after object member", at: at)
         }
         if text.contains("invalid object key") {
-            return error(at) { "expected a string key, found \($0)" }
+            return .expected("a string key", at: at)
         }
         if text.contains("separated by a colon") {
-            return error(at) { "expected ':' after object key, found \($0)" }
+            return .expected("':' after object key", at: at)
         }
         if text.contains("trailing garbage") {
-            return error(at) { "expected end of input after the top-level value, found \($0)" }
+            return .expected("end of input after the top-level value", at: at)
         }
         if text.contains("unallowed token") {
             let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject
             let expected = inObject && !writer.afterKey ? "a string key" : "a value"
-            return error(at) { "expected \(expected), found \($0)" }
+            return .expected(expected, at: at)
         }
         if text.contains("premature eof") {
             return endOfInputError()
