@@ -60,8 +60,27 @@ enum CivilDate {
     static func isValid(year: Int, month: Int, day: Int) -> Bool {
         guard (1...12).contains(month), day >= 1 else { return false }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= lengths[month - 1]
+        let length =
+            switch month {
+            case 2: leap ? 29 : 28
+            case 4, 6, 9, 11: 30
+            default: 31
+            }
+        return day <= length
+    }
+
+    /// The decimal number in the `width` bytes of `bytes` from `start`, or nil if they are not
+    /// all digits (or run past the end).
+    @inline(__always)
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, width: Int) -> Int? {
+        guard start >= 0, start + width <= bytes.count else { return nil }
+        var value = 0
+        for k in 0..<width {
+            let digit = bytes[start + k] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
     }
 
     static func date(
@@ -109,8 +128,8 @@ struct DatePattern: Sendable {
     }
 
     func parse(_ text: String) -> Date? {
-        if let date = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return date }
-        return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
     }
 
     private func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
@@ -124,12 +143,7 @@ struct DatePattern: Sendable {
                 i += 1
                 continue
             }
-            var value = 0
-            for k in 0..<part.width {
-                let digit = bytes[i + k] &- UInt8(ascii: "0")
-                guard digit <= 9 else { return nil }
-                value = value * 10 + Int(digit)
-            }
+            guard let value = CivilDate.digits(bytes, at: i, width: part.width) else { return nil }
             i += part.width
             switch part.field {
             case UInt8(ascii: "y"): year = value
@@ -153,16 +167,7 @@ enum ISO8601Parser {
     static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { b -> Date? in
-            func number(_ at: Int, _ width: Int) -> Int? {
-                guard at + width <= b.count else { return nil }
-                var value = 0
-                for k in 0..<width {
-                    let digit = b[at + k] &- UInt8(ascii: "0")
-                    guard digit <= 9 else { return nil }
-                    value = value * 10 + Int(digit)
-                }
-                return value
-            }
+            func number(_ at: Int, _ width: Int) -> Int? { CivilDate.digits(b, at: at, width: width) }
             guard b.count >= 20, let year = number(0, 4), b[4] == UInt8(ascii: "-"), let month = number(5, 2),
                 b[7] == UInt8(ascii: "-"), let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
                 let hour = number(11, 2), b[13] == UInt8(ascii: ":"), let minute = number(14, 2),
