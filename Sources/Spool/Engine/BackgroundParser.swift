@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Parsing costs about as much as yajl itself and a reader's work (pulling tokens, decoding
 /// models) comes on top; on two cores the two overlap. Memory stays bounded: at most three
-/// batches (one input chunk's tokens each) are in flight.
+/// batches (up to two input chunks' tokens each) are in flight.
 ///
 /// Everything the producer touches (tokenizer, source, the batch it fills) belongs to the
 /// background thread between `free.wait()` and `ready.signal()`; the semaphores order every
@@ -41,6 +41,10 @@ final class BackgroundParser: @unchecked Sendable {
     private let tokenizer: Tokenizer
     private let source: any ByteSource
     private var produceIndex = 0
+    /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
+    /// which costs the parsing thread a system call; two chunks a batch halves those for about
+    /// 1 MiB more in flight.
+    private let batchChunks = 2
 
     // Consumer's.
     private var consumeIndex = 0
@@ -77,12 +81,18 @@ final class BackgroundParser: @unchecked Sendable {
             if cancelled.load(ordering: .acquiring) { return }
             let batch = batches[produceIndex]
             do {
-                // One chunk's tokens per batch, more while a long token is held back.
+                // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
+                // read (a pipe that has paused) ships at once. More while a long token is held back.
+                var chunks = 0
+                var filled = true
                 repeat {
                     if cancelled.load(ordering: .acquiring) { return }
                     tokenizer.compactWindow()
+                    let before = tokenizer.bytesReceived
                     finished = try !tokenizer.readChunk(from: source)
-                } while !finished && tokenizer.tape.count == 0
+                    filled = tokenizer.bytesReceived - before >= tokenizer.chunkSize
+                    chunks += 1
+                } while !finished && (tokenizer.tape.count == 0 || (filled && chunks < batchChunks))
             } catch {
                 batch.error = error
                 finished = true

@@ -20,7 +20,7 @@ struct LevelStack<Element> {
     var isEmpty: Bool { count == 0 }
 
     /// The innermost level. Only valid when not empty.
-    var top: UnsafeMutablePointer<Element> { base + (count - 1) }
+    var top: UnsafeMutablePointer<Element> { base + (count &- 1) }
 
     @inline(__always)
     subscript(level: Int) -> Element {
@@ -33,6 +33,13 @@ struct LevelStack<Element> {
         if count == capacity { grow() }
         (base + count).initialize(to: element)
         count += 1
+    }
+
+    /// Drops the innermost level. Only valid when not empty.
+    @inline(__always)
+    mutating func removeTop() {
+        count &-= 1
+        (base + count).deinitialize(count: 1)
     }
 
     @inline(__always)

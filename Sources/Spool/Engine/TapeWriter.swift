@@ -39,7 +39,9 @@ final class TapeWriter {
     /// Absolute offset of the first byte of the current `yajl_parse` call, and that call's
     /// buffer: yajl hands escape-free strings and numbers as pointers into it.
     @exclusivity(unchecked) var chunkBase = 0
-    @exclusivity(unchecked) var chunkPointer = UnsafeRawPointer(bitPattern: 1)
+    /// The start and length of the current `yajl_parse` call's buffer. The length stays 0 when
+    /// comments are allowed, so that every token's start is found by the scanner.
+    @exclusivity(unchecked) var chunkPointer: UnsafeRawPointer
     @exclusivity(unchecked) var chunkLength = 0
     /// True inside `yajl_complete_parse`, whose offsets refer to a private buffer.
     @exclusivity(unchecked) var finishing = false
@@ -93,6 +95,7 @@ final class TapeWriter {
         maxNumberLength = options.maxNumberLength
         tape = TokenTape()
         window = InputWindow(capacity: options.effectiveChunkSize + 256)
+        chunkPointer = UnsafeRawPointer(window.storage)
     }
 
     deinit {
@@ -135,21 +138,38 @@ final class TapeWriter {
     /// text is verbatim in the input: no escapes, not split across chunks).
     @inline(__always)
     func chunkOffset(of bytes: UnsafeRawPointer?) -> Int? {
-        guard !allowsComments, let bytes, let chunkPointer else { return nil }
+        guard let bytes else { return nil }
         let offset = bytes - chunkPointer
         return UInt(bitPattern: offset) < UInt(bitPattern: chunkLength) ? offset : nil
     }
 
     /// A string's or key's start (its opening quote), end (past its closing quote) and whether
-    /// its source has escapes.
+    /// its source has escapes; nil (with `pendingError` set) when its source is longer than
+    /// `maxStringLength`, checked before its text is copied or checked.
     @inline(__always)
     func stringBounds(_ bytes: UnsafeRawPointer?, count: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
         if let offset = chunkOffset(of: bytes) {
+            // Verbatim in the chunk: the source between the quotes is exactly the text.
             let content = chunkBase &+ offset
+            if count > maxStringLength {
+                failStringTooLong(at: content &- 1)
+                return nil
+            }
             return (content &- 1, content &+ count &+ 1, false)
         }
+        return stringBoundsFromEnd(decodedCount: count)
+    }
+
+    /// ``stringBounds(_:count:)`` for a string that yajl decoded (it had escapes) or took from
+    /// its own buffer (it spanned chunks): found back from where the string ends.
+    @inline(never)
+    private func stringBoundsFromEnd(decodedCount count: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
         let end = tokenEnd(bytesConsumedByYajl)
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return nil }
+        if end &- start &- 2 > maxStringLength {
+            failStringTooLong(at: start)
+            return nil
+        }
         return (start, end, hasEscapes)
     }
 
@@ -160,6 +180,11 @@ final class TapeWriter {
             let start = chunkBase &+ offset
             return (start, start &+ count)
         }
+        return numberBoundsFromEnd(count: count)
+    }
+
+    @inline(never)
+    private func numberBoundsFromEnd(count: Int) -> (start: Int, end: Int)? {
         guard let start = fixedStart(end: tokenEnd(bytesConsumedByYajl), length: count) else { return nil }
         return (start, start &+ count)
     }
@@ -255,15 +280,17 @@ final class TapeWriter {
     @inline(__always)
     func didEndContainer(isObject: Bool, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
-        guard let start = fixedStart(end: end, length: 1), let open = stack.pop() else { return false }
-        if open.keyPreserved { preservedKeys[stack.count] = nil }
+        guard let start = fixedStart(end: end, length: 1), !stack.isEmpty else { return false }
+        // Read the closing level in place rather than moving all of it out.
+        let open = stack.top
+        let tokenIndex = open.pointee.tokenIndex
+        let children = open.pointee.children
+        if open.pointee.keyPreserved { preservedKeys[stack.count &- 1] = nil }
+        stack.removeTop()
         if recordsValues {
-            let index = record(isObject ? .objectEnd : .arrayEnd, at: start, payload: open.tokenIndex, length: open.children)
-            let patch = ContainerPatch(start: open.tokenIndex, end: index, children: open.children)
-            if tape.contains(open.tokenIndex) {
-                patch.apply(to: tape)
-            } else if recordsLatePatches && open.tokenIndex >= 0 {
-                latePatches.append(patch)
+            let index = record(isObject ? .objectEnd : .arrayEnd, at: start, payload: tokenIndex, length: children)
+            if !tape.close(tokenIndex, end: index, children: children) && recordsLatePatches && tokenIndex >= 0 {
+                latePatches.append(ContainerPatch(start: tokenIndex, end: index, children: children))
             }
         }
         separatorSeen = false
@@ -273,7 +300,7 @@ final class TapeWriter {
 
     @inline(__always)
     func didParseKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count), checkLength(start: start, end: end) else {
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else {
             return false
         }
         var index = -1
@@ -312,7 +339,7 @@ final class TapeWriter {
 
     @inline(__always)
     func didParseString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count), checkLength(start: start, end: end) else {
+        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else {
             return false
         }
         if recordsValues {
@@ -362,32 +389,33 @@ final class TapeWriter {
 
     // MARK: - Checks
 
+    /// Checks a string or key: one whose source has no escapes needs a look only when it is not
+    /// ASCII (yajl lets overlong UTF-8, encoded surrogates and code points above U+10FFFF
+    /// through); one with escapes always gets its raw text checked.
     @inline(__always)
     private func checkString(
         _ decoded: UnsafeRawPointer?, count: Int, start: Int, end: Int, hasEscapes: Bool, isASCII: Bool? = nil
     ) -> Bool {
-        let rawCount = end &- start &- 2
         if !hasEscapes {
+            if isASCII == true { return true }
             guard validatesUTF8, let decoded else { return true }
-            if isASCII ?? StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count)) {
+            if isASCII == nil
+                && StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count))
+            {
                 return true
             }
         }
+        return checkRawText(start: start, end: end)
+    }
+
+    /// Checks the raw source text between a string's quotes, as far as the window still holds it.
+    @inline(never)
+    private func checkRawText(start: Int, end: Int) -> Bool {
+        let rawCount = end &- start &- 2
         guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
         let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)
         if let failure = StringChecks.check(raw, validateUTF8: validatesUTF8) {
             pendingError = PendingError(.invalidString, failure.message, at: start &+ 1 &+ failure.index)
-            return false
-        }
-        return true
-    }
-
-    /// Checks a string's source length (between its quotes) against the limit, before its
-    /// text is copied or checked.
-    @inline(__always)
-    private func checkLength(start: Int, end: Int) -> Bool {
-        if end &- start &- 2 > maxStringLength {
-            failStringTooLong(at: start)
             return false
         }
         return true

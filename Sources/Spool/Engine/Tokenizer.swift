@@ -16,7 +16,8 @@ final class Tokenizer {
     let writer: TapeWriter
     private let parser: YajlParser
     let options: JSONParsingOptions
-    private let chunkSize: Int
+    /// How many bytes one read asks for (``JSONParsingOptions/chunkSize``).
+    let chunkSize: Int
 
     /// Absolute offset up to which bytes have been given to yajl.
     @exclusivity(unchecked) private(set) var parsedEnd = 0
@@ -126,7 +127,7 @@ final class Tokenizer {
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
             writer.chunkPointer = UnsafeRawPointer(chunk)
-            writer.chunkLength = end - start
+            writer.chunkLength = options.allowsComments ? 0 : end - start
             defer { writer.chunkLength = 0 }
             let status = parser.parse(chunk, count: end - start)
             parsedEnd = end

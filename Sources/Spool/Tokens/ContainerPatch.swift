@@ -9,8 +9,6 @@ struct ContainerPatch {
 
     /// Records the end in the start token, if `tape` still holds it.
     func apply(to tape: TokenTape) {
-        guard tape.contains(start) else { return }
-        tape[start].payload = end
-        tape[start].length = UInt32(truncatingIfNeeded: children)
+        tape.close(start, end: end, children: children)
     }
 }

@@ -145,8 +145,20 @@ final class TokenTape {
     func append(_ token: RawToken) -> Int {
         if count == tokenCapacity { growTokens() }
         (tokens + count).initialize(to: token)
-        count += 1
+        count &+= 1
         return end &- 1
+    }
+
+    /// Records where the container starting at `start` ends and how many children it has, in
+    /// its start token. Returns false (and changes nothing) when the tape does not hold that token.
+    @inline(__always)
+    @discardableResult
+    func close(_ start: Int, end: Int, children: Int) -> Bool {
+        guard contains(start) else { return false }
+        let token = tokens + physical(start)
+        token.pointee.payload = end
+        token.pointee.length = UInt32(truncatingIfNeeded: children)
+        return true
     }
 
     /// Notes that the tokens appended from now on lie on `line`, which starts at `offset`
@@ -213,16 +225,24 @@ final class TokenTape {
     }
 
     /// Copies a key's or string's bytes into the arena and reports whether they are all ASCII,
-    /// in one pass: words of 8 bytes, then overlapping words for the tail.
+    /// in one pass: words of 8 bytes, then overlapping words for the tail (short texts, the
+    /// common case, take two loads and two stores).
     @inline(__always)
     func appendText(_ bytes: UnsafeRawPointer?, count length: Int) -> (offset: Int, isASCII: Bool) {
         if arenaCount &+ length > arenaCapacity { growArena(toFit: length) }
         let offset = arenaEnd
-        guard let source = bytes, length > 0 else { return (offset, true) }
+        guard let source = bytes else { return (offset, true) }
         let destination = UnsafeMutableRawPointer(arena + arenaCount)
         arenaCount &+= length
         var high: UInt64 = 0
-        if length >= 8 {
+        if length <= 16 && length >= 8 {
+            // Most keys and many strings: two overlapping words.
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            destination.storeBytes(of: first, as: UInt64.self)
+            destination.storeBytes(of: last, toByteOffset: length &- 8, as: UInt64.self)
+            high = first | last
+        } else if length > 16 {
             var i = 0
             while i &+ 8 <= length {
                 let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
