@@ -15,7 +15,12 @@ enum StringChecks {
         guard let start = raw.baseAddress else { return true }
         let count = raw.count
         let raw8 = UnsafeRawPointer(start)
-        if count >= 8 {
+        if count >= 8 && count <= 16 {
+            // Two overlapping words: most keys and short strings.
+            let word = raw8.loadUnaligned(as: UInt64.self) | raw8.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            return word & 0x8080_8080_8080_8080 == 0
+        }
+        if count > 16 {
             var i = 0
             var bits: UInt64 = 0
             while i + 8 <= count {

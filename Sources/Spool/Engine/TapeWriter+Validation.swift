@@ -32,14 +32,14 @@ extension TapeWriter {
 
     @inline(__always)
     func validateString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let end = leanStringEnd(bytes, count: count) else { return didParseString(bytes, count: count) }
+        guard let end = leanStringEnd(bytes, count: count) else { return fullString(bytes, count: count) }
         leanValueDone(end: end)
         return true
     }
 
     @inline(__always)
     func validateKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let end = leanStringEnd(bytes, count: count) else { return didParseKey(bytes, count: count) }
+        guard let end = leanStringEnd(bytes, count: count) else { return fullKey(bytes, count: count) }
         noteKey(token: -1, sourceLow: scanPos, end: end)
         return true
     }
@@ -47,7 +47,7 @@ extension TapeWriter {
     @inline(__always)
     func validateNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         if stack.count == 0 || finishing || count > maxNumberLength {
-            return didParseNumber(bytes, count: count)
+            return fullNumber(bytes, count: count)
         }
         guard let (_, end) = numberBounds(bytes, count: count) else { return false }
         leanValueDone(end: end)
@@ -56,7 +56,7 @@ extension TapeWriter {
 
     @inline(__always)
     func validateLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool {
-        if stack.count == 0 || finishing { return didParseLiteral(kind, consumed: consumed) }
+        if stack.count == 0 || finishing { return fullLiteral(kind, consumed: consumed) }
         leanValueDone(end: chunkBase &+ consumed)
         return true
     }
@@ -64,7 +64,7 @@ extension TapeWriter {
     @inline(__always)
     func validateContainerStart(isObject: Bool, consumed: Int) -> Bool {
         if stack.count == 0 || stack.count >= maxDepth || finishing {
-            return didStartContainer(isObject: isObject, consumed: consumed)
+            return fullContainerStart(isObject: isObject, consumed: consumed)
         }
         let end = chunkBase &+ consumed
         let start = end &- 1
@@ -82,7 +82,7 @@ extension TapeWriter {
 
     @inline(__always)
     func validateContainerEnd(isObject: Bool, consumed: Int) -> Bool {
-        if stack.count <= 1 || finishing { return didEndContainer(isObject: isObject, consumed: consumed) }
+        if stack.count <= 1 || finishing { return fullContainerEnd(isObject: isObject, consumed: consumed) }
         guard let open = stack.pop() else { return false }
         if open.keyPreserved { preservedKeys[stack.count] = nil }
         afterValue = true
@@ -90,5 +90,30 @@ extension TapeWriter {
         separatorSeen = false
         scanPos = chunkBase &+ consumed
         return true
+    }
+
+    // The full handlers, out of line: the lean callbacks (and the recording ones in
+    // TapeWriter+Recording.swift) stay small, so the common case saves and restores few registers.
+
+    @inline(never)
+    func fullString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseString(bytes, count: count) }
+
+    @inline(never)
+    func fullKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseKey(bytes, count: count) }
+
+    @inline(never)
+    private func fullNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseNumber(bytes, count: count) }
+
+    @inline(never)
+    private func fullLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool { didParseLiteral(kind, consumed: consumed) }
+
+    @inline(never)
+    private func fullContainerStart(isObject: Bool, consumed: Int) -> Bool {
+        didStartContainer(isObject: isObject, consumed: consumed)
+    }
+
+    @inline(never)
+    private func fullContainerEnd(isObject: Bool, consumed: Int) -> Bool {
+        didEndContainer(isObject: isObject, consumed: consumed)
     }
 }

@@ -216,7 +216,7 @@ final class TapeWriter {
 
     @inline(__always)
     @discardableResult
-    private func record(_ kind: RawToken.Kind, at start: Int, payload: Int, length: Int) -> Int {
+    func record(_ kind: RawToken.Kind, at start: Int, payload: Int, length: Int) -> Int {
         if start > nextNewline { advanceLines(to: start) }
         tape.noteLine(line, startingAt: lineStart)
         return tape.append(RawToken(offset: start, payload: payload, length: UInt32(truncatingIfNeeded: length), kind: kind))
@@ -410,7 +410,7 @@ final class TapeWriter {
 
     /// Checks the raw source text between a string's quotes, as far as the window still holds it.
     @inline(never)
-    private func checkRawText(start: Int, end: Int) -> Bool {
+    func checkRawText(start: Int, end: Int) -> Bool {
         let rawCount = end &- start &- 2
         guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
         let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)

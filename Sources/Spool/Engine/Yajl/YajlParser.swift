@@ -97,11 +97,11 @@ final class YajlParser {
         }
         callbacks.yajl_string = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseString(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
+            return withWriter(context) { w in w.recordString(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_map_key = { context, bytes, count in
             guard let context else { return 0 }
-            return withWriter(context) { w in w.didParseKey(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
+            return withWriter(context) { w in w.recordKey(UnsafeRawPointer(bytes), count: count) } ? 1 : 0
         }
         callbacks.yajl_start_map = { context in
             guard let context else { return 0 }
