@@ -84,7 +84,7 @@ struct TokenLocationTests {
         var options = JSONParsingOptions()
         options.chunkSize = 256
         let stream = JSONStream(bytes: Self.prettyPrinted, options: options)
-        var elements = try stream.elements(of: Extractor.self, at: "objects")
+        let elements = stream.elements(of: Extractor.self, at: "objects")
         var count = 0
         while try elements.next() != nil { count += 1 }
         #expect(count == 3000)
