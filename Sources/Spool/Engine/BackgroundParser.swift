@@ -84,7 +84,7 @@ final class BackgroundParser: @unchecked Sendable {
                 // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
                 // read (a pipe that has paused) ships at once. More while a long token is held back.
                 var chunks = 0
-                var filled = true
+                var filled: Bool
                 repeat {
                     if cancelled.load(ordering: .acquiring) { return }
                     tokenizer.compactWindow()

@@ -9,10 +9,8 @@ extension TapeWriter {
     /// full handler must look at it.
     @inline(__always)
     private func plainTextStart(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
-        guard recordsValues, stack.count > 0, count <= maxStringLength, let offset = chunkOffset(of: bytes) else {
-            return nil
-        }
-        return chunkBase &+ offset &- 1
+        guard recordsValues, let content = plainTextContent(bytes, count: count) else { return nil }
+        return content &- 1
     }
 
     /// Copies plain text to the arena and checks it: its arena offset, or nil on an error.
@@ -36,13 +34,8 @@ extension TapeWriter {
     func recordString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         guard let start = plainTextStart(bytes, count: count) else { return fullString(bytes, count: count) }
         guard let payload = appendPlainText(bytes, count: count, start: start) else { return false }
-        let top = stack.top
-        if !top.pointee.isObject { top.pointee.children &+= 1 }
         record(.string, at: start, payload: payload, length: count)
-        separatorSeen = false
-        afterValue = true
-        afterKey = false
-        scanPos = start &+ count &+ 2
+        containedValueDone(end: start &+ count &+ 2)
         return true
     }
 }

@@ -11,29 +11,17 @@ extension TapeWriter {
     /// handler must look at it.
     @inline(__always)
     private func leanStringEnd(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
-        guard stack.count > 0, count <= maxStringLength, let bytes, let offset = chunkOffset(of: bytes) else {
-            return nil
-        }
+        guard let bytes, let content = plainTextContent(bytes, count: count) else { return nil }
         if validatesUTF8 && !StringChecks.isASCII(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)) {
             return nil
         }
-        return chunkBase &+ offset &+ count &+ 1
-    }
-
-    @inline(__always)
-    private func leanValueDone(end: Int) {
-        let top = stack.top
-        if !top.pointee.isObject { top.pointee.children &+= 1 }
-        afterValue = true
-        afterKey = false
-        separatorSeen = false
-        scanPos = end
+        return content &+ count &+ 1
     }
 
     @inline(__always)
     func validateString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         guard let end = leanStringEnd(bytes, count: count) else { return fullString(bytes, count: count) }
-        leanValueDone(end: end)
+        containedValueDone(end: end)
         return true
     }
 
@@ -50,14 +38,14 @@ extension TapeWriter {
             return fullNumber(bytes, count: count)
         }
         guard let (_, end) = numberBounds(bytes, count: count) else { return false }
-        leanValueDone(end: end)
+        containedValueDone(end: end)
         return true
     }
 
     @inline(__always)
     func validateLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool {
         if stack.count == 0 || finishing { return fullLiteral(kind, consumed: consumed) }
-        leanValueDone(end: chunkBase &+ consumed)
+        containedValueDone(end: chunkBase &+ consumed)
         return true
     }
 
@@ -83,37 +71,11 @@ extension TapeWriter {
     @inline(__always)
     func validateContainerEnd(isObject: Bool, consumed: Int) -> Bool {
         if stack.count <= 1 || finishing { return fullContainerEnd(isObject: isObject, consumed: consumed) }
-        guard let open = stack.pop() else { return false }
-        if open.keyPreserved { preservedKeys[stack.count] = nil }
+        _ = leaveLevel()
         afterValue = true
         afterKey = false
         separatorSeen = false
         scanPos = chunkBase &+ consumed
         return true
-    }
-
-    // The full handlers, out of line: the lean callbacks (and the recording ones in
-    // TapeWriter+Recording.swift) stay small, so the common case saves and restores few registers.
-
-    @inline(never)
-    func fullString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseString(bytes, count: count) }
-
-    @inline(never)
-    func fullKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseKey(bytes, count: count) }
-
-    @inline(never)
-    private func fullNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseNumber(bytes, count: count) }
-
-    @inline(never)
-    private func fullLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool { didParseLiteral(kind, consumed: consumed) }
-
-    @inline(never)
-    private func fullContainerStart(isObject: Bool, consumed: Int) -> Bool {
-        didStartContainer(isObject: isObject, consumed: consumed)
-    }
-
-    @inline(never)
-    private func fullContainerEnd(isObject: Bool, consumed: Int) -> Bool {
-        didEndContainer(isObject: isObject, consumed: consumed)
     }
 }

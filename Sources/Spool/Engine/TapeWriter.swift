@@ -37,12 +37,13 @@ final class TapeWriter {
 
     @exclusivity(unchecked) var window: InputWindow
     /// Absolute offset of the first byte of the current `yajl_parse` call, and that call's
-    /// buffer: yajl hands escape-free strings and numbers as pointers into it.
-    @exclusivity(unchecked) var chunkBase = 0
-    /// The start and length of the current `yajl_parse` call's buffer. The length stays 0 when
-    /// comments are allowed, so that every token's start is found by the scanner.
-    @exclusivity(unchecked) var chunkPointer: UnsafeRawPointer
-    @exclusivity(unchecked) var chunkLength = 0
+    /// buffer: yajl hands escape-free strings and numbers as pointers into it. Set by
+    /// ``beginChunk(from:to:)``.
+    @exclusivity(unchecked) private(set) var chunkBase = 0
+    @exclusivity(unchecked) private(set) var chunkPointer: UnsafeRawPointer
+    /// The buffer's length; 0 between calls and when comments are allowed, so that every
+    /// token's start is then found by the scanner.
+    @exclusivity(unchecked) private(set) var chunkLength = 0
     /// True inside `yajl_complete_parse`, whose offsets refer to a private buffer.
     @exclusivity(unchecked) var finishing = false
     /// Where the token completed by `yajl_complete_parse` (a trailing number) starts.
@@ -101,6 +102,20 @@ final class TapeWriter {
     deinit {
         window.deallocate()
         stack.deallocate()
+    }
+
+    // MARK: - Chunks
+
+    /// Notes that yajl is about to be given the window's bytes from `start` to `end`.
+    func beginChunk(from start: Int, to end: Int) {
+        chunkBase = start
+        chunkPointer = UnsafeRawPointer(window.pointer(at: start))
+        chunkLength = allowsComments ? 0 : end &- start
+    }
+
+    /// Notes that the `yajl_parse` call has returned: pointers no longer point into its buffer.
+    func endChunk() {
+        chunkLength = 0
     }
 
     // MARK: - Token starts
@@ -236,6 +251,38 @@ final class TapeWriter {
         return true
     }
 
+    /// Where text that yajl handed as a pointer into the current chunk starts (past its opening
+    /// quote), for a key or string inside a container and within the length limit: the common
+    /// case the lean and the recording callbacks take. Nil when a full handler must look at it.
+    @inline(__always)
+    func plainTextContent(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
+        guard stack.count > 0, count <= maxStringLength, let offset = chunkOffset(of: bytes) else { return nil }
+        return chunkBase &+ offset
+    }
+
+    /// Completes a value inside a container, which ends at `end`: counts it (in an array) and
+    /// moves past it.
+    @inline(__always)
+    func containedValueDone(end: Int) {
+        let top = stack.top
+        if !top.pointee.isObject { top.pointee.children &+= 1 }
+        afterValue = true
+        afterKey = false
+        separatorSeen = false
+        scanPos = end
+    }
+
+    /// Leaves the innermost open container (the stack must not be empty): its start token's
+    /// index and its child count. Read in place rather than moving the whole level out.
+    @inline(__always)
+    func leaveLevel() -> (tokenIndex: Int, children: Int) {
+        let open = stack.top
+        let level = (open.pointee.tokenIndex, open.pointee.children)
+        if open.pointee.keyPreserved { preservedKeys[stack.count &- 1] = nil }
+        stack.removeTop()
+        return level
+    }
+
     @inline(__always)
     private func completeValue(end: Int, bare: Bool) {
         afterValue = true
@@ -281,12 +328,7 @@ final class TapeWriter {
     func didEndContainer(isObject: Bool, consumed: Int) -> Bool {
         let end = tokenEnd(consumed)
         guard let start = fixedStart(end: end, length: 1), !stack.isEmpty else { return false }
-        // Read the closing level in place rather than moving all of it out.
-        let open = stack.top
-        let tokenIndex = open.pointee.tokenIndex
-        let children = open.pointee.children
-        if open.pointee.keyPreserved { preservedKeys[stack.count &- 1] = nil }
-        stack.removeTop()
+        let (tokenIndex, children) = leaveLevel()
         if recordsValues {
             let index = record(isObject ? .objectEnd : .arrayEnd, at: start, payload: tokenIndex, length: children)
             if !tape.close(tokenIndex, end: index, children: children) && recordsLatePatches && tokenIndex >= 0 {
@@ -385,6 +427,33 @@ final class TapeWriter {
         separatorSeen = false
         completeValue(end: end, bare: true)
         return true
+    }
+
+    // MARK: - The callbacks out of line
+
+    // For the common-case callbacks (TapeWriter+Validation.swift, TapeWriter+Recording.swift):
+    // calling the full handlers out of line keeps them small, so they save few registers.
+
+    @inline(never)
+    func fullString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseString(bytes, count: count) }
+
+    @inline(never)
+    func fullKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseKey(bytes, count: count) }
+
+    @inline(never)
+    func fullNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseNumber(bytes, count: count) }
+
+    @inline(never)
+    func fullLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool { didParseLiteral(kind, consumed: consumed) }
+
+    @inline(never)
+    func fullContainerStart(isObject: Bool, consumed: Int) -> Bool {
+        didStartContainer(isObject: isObject, consumed: consumed)
+    }
+
+    @inline(never)
+    func fullContainerEnd(isObject: Bool, consumed: Int) -> Bool {
+        didEndContainer(isObject: isObject, consumed: consumed)
     }
 
     // MARK: - Checks

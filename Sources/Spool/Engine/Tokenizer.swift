@@ -122,13 +122,11 @@ final class Tokenizer {
         if let badWhitespace { end = badWhitespace }
         if let pendingStart { relexedBytes += start - pendingStart }
         parseCalls += 1
-        writer.chunkBase = start
+        writer.beginChunk(from: start, to: end)
         writer.extendParseLimit(to: end)
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
-            writer.chunkPointer = UnsafeRawPointer(chunk)
-            writer.chunkLength = options.allowsComments ? 0 : end - start
-            defer { writer.chunkLength = 0 }
+            defer { writer.endChunk() }
             let status = parser.parse(chunk, count: end - start)
             parsedEnd = end
             switch status {
