@@ -36,6 +36,8 @@ public final class JSONReader {
         case direct
         /// Parsed ahead on a background thread.
         case background(BackgroundParser)
+        /// Validated whole by ``QuickValidator`` (``skipToEnd()``): at the end, no tokens.
+        case validated(bytes: Int)
     }
 
     /// The tokenizer of the direct feed. Its tape is the reader's tape in either feed.
@@ -163,6 +165,7 @@ public final class JSONReader {
         switch feed {
         case .direct: return tokenizer.isFinished || tokenizer.failure != nil || feedError != nil
         case .background(let parser): return parser.isFinished
+        case .validated: return true
         }
     }
 
@@ -171,6 +174,7 @@ public final class JSONReader {
         switch feed {
         case .direct: return tokenizer.isFinished && position >= tape.end
         case .background(let parser): return parser.isFinished && position >= tape.end
+        case .validated: return true
         }
     }
 
@@ -225,12 +229,19 @@ public final class JSONReader {
     /// Reads the rest of the input without handing out its tokens, checking that it is valid
     /// JSON: the fastest way to validate, in constant memory. Afterwards the reader is at the end.
     /// For an ``incremental(options:)`` reader, this consumes what has been appended so far.
+    ///
+    /// On a file or in-memory input not yet read from, a valid input is checked by yajl's
+    /// grammar and a scan of its raw bytes alone, close to yajl's own speed; if that finds
+    /// anything to doubt, the input is read again from its start with the full engine, which
+    /// reports the error exactly as without this shortcut. Comments, several top-level values
+    /// and chunks under 4 KiB always take the full engine.
     /// - Returns: The number of top-level values in the whole input (more than 1 only with
     ///   ``JSONParsingOptions/allowsMultipleValues``).
     /// - Throws: ``ParseError`` at the first problem, ``InputError`` if the input cannot be read.
     @discardableResult
     public func skipToEnd() throws -> Int {
         mayParseInBackground = false
+        if try validateQuickly() { return 1 }
         if case .direct = feed {
             tokenizer.setValidating(true)
         }
@@ -244,7 +255,25 @@ public final class JSONReader {
         switch feed {
         case .direct: return tokenizer.writer.topLevelCount
         case .background(let parser): return parser.topLevelCount
+        case .validated: return 1
         }
+    }
+
+    /// ``skipToEnd()``'s shortcut (see ``QuickValidator``): true when it found the whole input
+    /// valid; false, with the input back at its start, when the full engine must read it.
+    private func validateQuickly() throws(InputError) -> Bool {
+        guard case .direct = feed, position == 0, tokenizer.bytesReceived == 0, tokenizer.failure == nil,
+            QuickValidator.canValidate(with: options), let source, source.rewind()
+        else { return false }
+        let outcome = try QuickValidator(options: options).run(source, progress: onProgress)
+        if case .valid(let bytes) = outcome {
+            feed = .validated(bytes: bytes)
+            return true
+        }
+        guard source.rewind() else {
+            throw InputError(source: source.name, operation: "read again", reason: "the input cannot be rewound")
+        }
+        return false
     }
 
     /// Whether the value starting at `index` is wholly on the tape (a scalar, or a container
@@ -316,6 +345,7 @@ public final class JSONReader {
         switch feed {
         case .direct: return tokenizer.bytesReceived
         case .background(let parser): return parser.bytesRead
+        case .validated(let bytes): return bytes
         }
     }
 
@@ -366,8 +396,10 @@ public final class JSONReader {
     /// Adds tokens to the tape. Returns false when none can come now (the input has ended, or
     /// an incremental reader needs more input).
     private func fill(keepingTokensFrom keep: Int) throws -> Bool {
-        if case .background(let parser) = feed {
-            return try parser.receive(into: tape, keepingTokensFrom: keep)
+        switch feed {
+        case .background(let parser): return try parser.receive(into: tape, keepingTokensFrom: keep)
+        case .validated: return false
+        case .direct: break
         }
         if let failure = tokenizer.failure { throw failure }
         if tokenizer.isFinished { return false }

@@ -79,7 +79,7 @@ enum StringChecks {
     }
 
     /// At a backslash: skips the escape; checks `\u` escapes for valid surrogate pairs.
-    private static func checkEscape(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
+    static func checkEscape(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
         guard i + 1 < count else {
             i = count
             return nil
@@ -135,8 +135,20 @@ enum StringChecks {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
+    /// How many bytes the UTF-8 sequence that starts with `lead` takes: 1 for a byte that cannot
+    /// start one (``checkUTF8Sequence(_:_:_:)`` rejects it without looking further).
+    @inline(__always)
+    static func sequenceLength(lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: return 2
+        case 0xE0...0xEF: return 3
+        case 0xF0...0xF4: return 4
+        default: return 1
+        }
+    }
+
     /// At a byte >= 0x80: checks one UTF-8 sequence strictly (RFC 3629) and skips it.
-    private static func checkUTF8Sequence(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
+    static func checkUTF8Sequence(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
         let lead = p[i]
         let length: Int
         var lower: UInt8 = 0x80

@@ -8,4 +8,7 @@ protocol ByteSource: AnyObject {
     /// The input's total size in bytes, when it is known in advance (regular files, memory).
     var totalSize: Int? { get }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+    /// Goes back to where reading started, so that the same bytes are read again. False for a
+    /// source that cannot (a pipe, a terminal, a socket).
+    func rewind() -> Bool
 }

@@ -13,6 +13,8 @@ final class FileByteSource: ByteSource {
     let totalSize: Int?
     private var descriptor: Int32
     private let closesDescriptor: Bool
+    /// Where reading started, for a regular file (which can be read again from there).
+    private let startOffset: off_t?
 
     /// Opens the file at `path` for reading.
     init(path: String) throws(InputError) {
@@ -30,6 +32,7 @@ final class FileByteSource: ByteSource {
         descriptor = fd
         closesDescriptor = true
         totalSize = FileByteSource.regularFileSize(fd)
+        startOffset = totalSize == nil ? nil : 0
     }
 
     /// Reads from an open descriptor, which the caller keeps owning unless `closeWhenDone`.
@@ -38,6 +41,8 @@ final class FileByteSource: ByteSource {
         descriptor = fileDescriptor
         closesDescriptor = closeWhenDone
         totalSize = FileByteSource.regularFileSize(fileDescriptor)
+        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
+        startOffset = totalSize == nil || offset < 0 ? nil : offset
     }
 
     deinit {
@@ -59,6 +64,11 @@ final class FileByteSource: ByteSource {
             if code == EINTR { continue }
             throw InputError(source: name, operation: "read", errno: code, reason: FileByteSource.describe(code))
         }
+    }
+
+    func rewind() -> Bool {
+        guard let startOffset else { return false }
+        return lseek(descriptor, startOffset, SEEK_SET) == startOffset
     }
 
     private static func regularFileSize(_ fd: Int32) -> Int? {

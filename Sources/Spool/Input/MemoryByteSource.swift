@@ -18,6 +18,11 @@ final class MemoryByteSource<Bytes: ContiguousBytes>: ByteSource {
         totalSize = bytes.withUnsafeBytes { $0.count }
     }
 
+    func rewind() -> Bool {
+        offset = 0
+        return true
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         bytes.withUnsafeBytes { source in
             let count = min(buffer.count, source.count - offset)

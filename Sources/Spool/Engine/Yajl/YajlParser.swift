@@ -10,7 +10,8 @@ internal import CYajl
 /// `yajl_number` callback so they keep their exact text (yajl's own integer conversion rejects
 /// 2^64 and has signed-overflow UB).
 ///
-/// This is the only file that imports CYajl; no yajl type leaves it.
+/// This file and YajlSyntaxCheck.swift (the grammar-only check of ``QuickValidator``) are the
+/// only ones that import CYajl; no yajl type leaves them.
 final class YajlParser {
     /// How a call into yajl ended.
     enum Status {

@@ -1,0 +1,123 @@
+internal import CYajl
+
+/// A second, minimal way to drive yajl: grammar only, for ``QuickValidator``.
+///
+/// Its callbacks keep no path, no positions and no tokens; they count events, track the
+/// nesting depth and look at text lengths, and cancel the parse (return 0) as soon as the
+/// input leaves what they can vouch for. Whatever makes them cancel, ``QuickValidator`` hands
+/// the input to the full engine, which then decides and explains. The handle is set up like
+/// ``YajlParser``'s (same UTF-8 validation, one top-level value, no comments).
+final class YajlSyntaxCheck {
+    /// What the callbacks see; yajl's context pointer points here.
+    final class State {
+        /// Callbacks seen so far.
+        var events = 0
+        var depth = 0
+        let maxDepth: Int
+        /// Strings and keys whose decoded text is longer than this cancel the parse: with
+        /// escapes, up to six source bytes make one decoded byte, so only text this short is
+        /// certainly within ``JSONParsingOptions/maxStringLength`` in its source.
+        let maxDecodedString: Int
+        let maxNumberLength: Int
+
+        init(options: JSONParsingOptions) {
+            maxDepth = options.maxDepth
+            maxDecodedString = options.maxStringLength / 6
+            maxNumberLength = options.maxNumberLength
+        }
+    }
+
+    let state: State
+    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
+    private let handle: yajl_handle?
+
+    init(options: JSONParsingOptions) {
+        state = State(options: options)
+        callbacks = .allocate(capacity: 1)
+        callbacks.initialize(to: YajlSyntaxCheck.makeCallbacks())
+        handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(state).toOpaque())
+        if let handle {
+            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
+        }
+    }
+
+    deinit {
+        if let handle { yajl_free(handle) }
+        callbacks.deinitialize(count: 1)
+        callbacks.deallocate()
+    }
+
+    /// Feeds `count` bytes to yajl. False when yajl found an error or a callback cancelled.
+    func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard let handle else { return false }
+        return yajl_parse(handle, bytes, count) == yajl_status_ok
+    }
+
+    /// Ends the input. False when the text is not one complete value, or a callback cancelled.
+    func complete() -> Bool {
+        guard let handle else { return false }
+        return yajl_complete_parse(handle) == yajl_status_ok
+    }
+
+    private static func makeCallbacks() -> yajl_callbacks {
+        var callbacks = yajl_callbacks()
+        callbacks.yajl_null = { context in
+            guard let context else { return 0 }
+            return withState(context) { $0.events &+= 1; return true } ? 1 : 0
+        }
+        callbacks.yajl_boolean = { context, _ in
+            guard let context else { return 0 }
+            return withState(context) { $0.events &+= 1; return true } ? 1 : 0
+        }
+        callbacks.yajl_number = { context, _, count in
+            guard let context else { return 0 }
+            return withState(context) { $0.events &+= 1; return count <= $0.maxNumberLength } ? 1 : 0
+        }
+        callbacks.yajl_string = { context, _, count in
+            guard let context else { return 0 }
+            return withState(context) { $0.events &+= 1; return count <= $0.maxDecodedString } ? 1 : 0
+        }
+        callbacks.yajl_map_key = { context, _, count in
+            guard let context else { return 0 }
+            return withState(context) { $0.events &+= 1; return count <= $0.maxDecodedString } ? 1 : 0
+        }
+        callbacks.yajl_start_map = { context in
+            guard let context else { return 0 }
+            return withState(context) { enter($0) } ? 1 : 0
+        }
+        callbacks.yajl_end_map = { context in
+            guard let context else { return 0 }
+            return withState(context) { leave($0) } ? 1 : 0
+        }
+        callbacks.yajl_start_array = { context in
+            guard let context else { return 0 }
+            return withState(context) { enter($0) } ? 1 : 0
+        }
+        callbacks.yajl_end_array = { context in
+            guard let context else { return 0 }
+            return withState(context) { leave($0) } ? 1 : 0
+        }
+        return callbacks
+    }
+}
+
+@inline(__always)
+private func enter(_ state: YajlSyntaxCheck.State) -> Bool {
+    state.events &+= 1
+    state.depth &+= 1
+    return state.depth <= state.maxDepth
+}
+
+@inline(__always)
+private func leave(_ state: YajlSyntaxCheck.State) -> Bool {
+    state.events &+= 1
+    state.depth &-= 1
+    return true
+}
+
+/// The state behind yajl's context pointer, not retained: the ``YajlSyntaxCheck`` holding it
+/// strongly is alive for the whole `yajl_parse` call.
+@inline(__always)
+private func withState(_ context: UnsafeMutableRawPointer, _ body: (YajlSyntaxCheck.State) -> Bool) -> Bool {
+    Unmanaged<YajlSyntaxCheck.State>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+}
