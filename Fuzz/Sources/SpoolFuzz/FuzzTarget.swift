@@ -8,7 +8,8 @@ import Glibc
 /// the rest is the JSON text. Any disagreement aborts, which libFuzzer records as a crash:
 /// - whole-buffer parsing on the reader's thread vs tiny chunks parsed on a background thread:
 ///   the same tokens (kind, text, location, path) and the same error;
-/// - `skipToEnd()` (lean validation) vs the cursor: the same error, or none;
+/// - `skipToEnd()` (lean validation, and in 64 KiB chunks its shortcut) vs the cursor: the same
+///   error, or none;
 /// - a valid document, written back with `compactJSON()` and parsed again: the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -56,6 +57,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard validationError == whole.error else {
         report("validation differs: \(validationError ?? "valid")", whole, chunked)
+        abort()
+    }
+
+    // In 64 KiB chunks, `skipToEnd()` first tries its shortcut (yajl's grammar and a raw-byte
+    // scan, the full engine again at any doubt): the same verdict and the same error.
+    validationOptions.chunkSize = 65_536
+    var quickError: String?
+    do {
+        try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
+    } catch {
+        quickError = "\(error)"
+    }
+    guard quickError == whole.error else {
+        report("validation in 64 KiB chunks differs: \(quickError ?? "valid")", whole, chunked)
         abort()
     }
 

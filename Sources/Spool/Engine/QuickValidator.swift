@@ -55,7 +55,12 @@ final class QuickValidator {
             guard total <= Tokenizer.maxInputLength else { return .undecided }
 
             let events = check.state.events
-            guard check.parse(buffer + carried, count: count) else { return .undecided }
+            guard check.parse(buffer + carried, count: count, base: total - count) else { return .undecided }
+            if let end = check.state.valueEnd {
+                // Only whitespace may follow the value (see YajlSyntaxCheck.State.valueEnd).
+                let from = carried + max(0, end - (total - count))
+                if !StrictnessScan.isWhitespace(buffer + from, count: carried + count - from) { return .undecided }
+            }
             // yajl lexes a token cut by a chunk's end again from its start on every call; a
             // token is never held for more than about two chunks here, which keeps that linear.
             if check.state.events == events {

@@ -60,6 +60,18 @@ struct StrictnessScan {
         return resume
     }
 
+    /// Whether all `count` bytes at `bytes` are JSON whitespace (space, tab, line feed, return).
+    static func isWhitespace(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
+        while i < count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i &+= 1
+            default: return false
+            }
+        }
+        return true
+    }
+
     private func hasByte(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ byte: Int32) -> Bool {
         count > 0 && memchr(bytes, byte, count) != nil
     }

@@ -58,6 +58,19 @@ struct QuickValidatorTests {
         }
     }
 
+    /// yajl accepts a string left open after the top-level value (`0"`, found by the fuzzer):
+    /// the lexer waits for its end, and at the end of the input never looks at it again.
+    @Test func rejectsAnOpenStringAfterTheValue() throws {
+        let gap = String(repeating: " ", count: 5000)
+        for text in ["\t0\"", "[] \"abc", "{}\"", "\"a\" \"b", "[]" + gap + "\"abc", "1" + gap + "\"", "true\n\"x"] {
+            #expect(try quickOutcome(text) == nil, "\(text.prefix(12))")
+            #expect(parseError(text, chunkSize: 4096) != nil, "\(text.prefix(12))")
+        }
+        for text in ["[]" + gap, "0 \r\n", "\"a\"\n", "{} "] {
+            #expect(try quickOutcome(text) == text.utf8.count, "\(text.prefix(12))")
+        }
+    }
+
     @Test func leavesLimitsToTheFullEngine() throws {
         let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
         #expect(try quickOutcome(deep) == nil)

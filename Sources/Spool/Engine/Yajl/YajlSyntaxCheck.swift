@@ -19,6 +19,13 @@ final class YajlSyntaxCheck {
         /// certainly within ``JSONParsingOptions/maxStringLength`` in its source.
         let maxDecodedString: Int
         let maxNumberLength: Int
+        /// Absolute offset of the bytes of the current `parse` call.
+        var chunkBase = 0
+        /// Where the top-level value ended, once it has. yajl accepts a string left open after
+        /// it (`0 "abc`: the string might end later, and at the end it is never lexed again),
+        /// so the caller checks that only whitespace follows.
+        var valueEnd: Int?
+        fileprivate var handle: yajl_handle?
 
         init(options: JSONParsingOptions) {
             maxDepth = options.maxDepth
@@ -36,6 +43,7 @@ final class YajlSyntaxCheck {
         callbacks = .allocate(capacity: 1)
         callbacks.initialize(to: YajlSyntaxCheck.makeCallbacks())
         handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(state).toOpaque())
+        state.handle = handle
         if let handle {
             _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
         }
@@ -47,15 +55,18 @@ final class YajlSyntaxCheck {
         callbacks.deallocate()
     }
 
-    /// Feeds `count` bytes to yajl. False when yajl found an error or a callback cancelled.
-    func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+    /// Feeds `count` bytes, which start at absolute offset `base`, to yajl. False when yajl
+    /// found an error or a callback cancelled.
+    func parse(_ bytes: UnsafePointer<UInt8>, count: Int, base: Int) -> Bool {
         guard let handle else { return false }
+        state.chunkBase = base
         return yajl_parse(handle, bytes, count) == yajl_status_ok
     }
 
     /// Ends the input. False when the text is not one complete value, or a callback cancelled.
     func complete() -> Bool {
         guard let handle else { return false }
+        state.handle = nil  // offsets would point into yajl's own one-byte buffer
         return yajl_complete_parse(handle) == yajl_status_ok
     }
 
@@ -63,19 +74,19 @@ final class YajlSyntaxCheck {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
             guard let context else { return 0 }
-            return withState(context) { $0.events &+= 1; return true } ? 1 : 0
+            return withState(context) { scalar($0) } ? 1 : 0
         }
         callbacks.yajl_boolean = { context, _ in
             guard let context else { return 0 }
-            return withState(context) { $0.events &+= 1; return true } ? 1 : 0
+            return withState(context) { scalar($0) } ? 1 : 0
         }
         callbacks.yajl_number = { context, _, count in
             guard let context else { return 0 }
-            return withState(context) { $0.events &+= 1; return count <= $0.maxNumberLength } ? 1 : 0
+            return withState(context) { scalar($0) && count <= $0.maxNumberLength } ? 1 : 0
         }
         callbacks.yajl_string = { context, _, count in
             guard let context else { return 0 }
-            return withState(context) { $0.events &+= 1; return count <= $0.maxDecodedString } ? 1 : 0
+            return withState(context) { scalar($0) && count <= $0.maxDecodedString } ? 1 : 0
         }
         callbacks.yajl_map_key = { context, _, count in
             guard let context else { return 0 }
@@ -112,7 +123,21 @@ private func enter(_ state: YajlSyntaxCheck.State) -> Bool {
 private func leave(_ state: YajlSyntaxCheck.State) -> Bool {
     state.events &+= 1
     state.depth &-= 1
+    if state.depth == 0 { valueDone(state) }
     return true
+}
+
+@inline(__always)
+private func scalar(_ state: YajlSyntaxCheck.State) -> Bool {
+    state.events &+= 1
+    if state.depth == 0 { valueDone(state) }
+    return true
+}
+
+/// The top-level value has ended: where, from yajl's offset just past the current token.
+@inline(never)
+private func valueDone(_ state: YajlSyntaxCheck.State) {
+    if let handle = state.handle { state.valueEnd = state.chunkBase + yajl_get_bytes_consumed(handle) }
 }
 
 /// The state behind yajl's context pointer, not retained: the ``YajlSyntaxCheck`` holding it
