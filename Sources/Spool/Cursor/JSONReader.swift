@@ -19,9 +19,11 @@ import Foundation
 /// yajl parses a chunk at a time onto a compact token tape; the reader pulls tokens off it and
 /// drops them once passed, so memory stays bounded by the chunk size (plus the longest token),
 /// whatever the size of the input. For a file, descriptor or memory larger than four chunks,
-/// reading and parsing run on a background thread at most three chunks ahead of the reader
+/// reading and yajl run on a background thread at most three batches of two chunks ahead of
+/// the reader, and the reader's thread turns yajl's events into tokens
 /// (``JSONParsingOptions/parsesInBackground``); the tokens, errors and memory bound are the
-/// same either way. Every token has its logical ``path`` and source
+/// same either way. (``JSONStream`` and `decodeValue`, whose own work is heavier, leave all of
+/// parsing to the background thread.) Every token has its logical ``path`` and source
 /// ``location``. Key and string text is compared without allocating (``textEquals(_:)``,
 /// ``withUTF8(_:)``); a `String` is made only when ``text`` is asked for.
 ///
@@ -34,8 +36,12 @@ public final class JSONReader {
     enum Feed {
         /// Parsed on the reader's thread, by `tokenizer` (also every incremental reader).
         case direct
-        /// Parsed ahead on a background thread.
+        /// Parsed ahead on a background thread, which ships tokens (when the reader's own work
+        /// is heavy: decoding models).
         case background(BackgroundParser)
+        /// yajl run ahead on a background thread, which ships its events; this thread turns them
+        /// into tokens (when the reader's own work is light: pulling tokens).
+        case yajlInBackground(BackgroundYajl)
         /// Validated whole by ``QuickValidator`` (``skipToEnd()``): at the end, no tokens.
         case validated(bytes: Int)
     }
@@ -48,6 +54,15 @@ public final class JSONReader {
     @exclusivity(unchecked) private(set) var feed = Feed.direct
     /// Whether the first pull may move parsing to a background thread.
     @exclusivity(unchecked) private var mayParseInBackground: Bool
+    /// How background parsing splits the work between the two threads (see ``Feed``).
+    @exclusivity(unchecked) var backgroundWork = BackgroundWork.yajl
+
+    enum BackgroundWork {
+        /// Only yajl in the background: best when the reader does little with each token.
+        case yajl
+        /// yajl and the tokens in the background: best when the reader decodes models.
+        case parsing
+    }
 
     /// Absolute tape index of the next token to hand out.
     @exclusivity(unchecked) var position = 0
@@ -76,7 +91,11 @@ public final class JSONReader {
     }
 
     deinit {
-        if case .background(let parser) = feed { parser.cancel() }
+        switch feed {
+        case .background(let parser): parser.cancel()
+        case .yajlInBackground(let yajl): yajl.cancel()
+        case .direct, .validated: break
+        }
         cursorPath.deallocate()
     }
 
@@ -163,7 +182,7 @@ public final class JSONReader {
     /// True when the input has ended (all of it parsed), whether or not every token was handed out.
     var isInputFinished: Bool {
         switch feed {
-        case .direct: return tokenizer.isFinished || tokenizer.failure != nil || feedError != nil
+        case .direct, .yajlInBackground: return tokenizer.isFinished || tokenizer.failure != nil || feedError != nil
         case .background(let parser): return parser.isFinished
         case .validated: return true
         }
@@ -172,7 +191,7 @@ public final class JSONReader {
     /// True when the input has ended and every token has been handed out.
     public var isAtEnd: Bool {
         switch feed {
-        case .direct: return tokenizer.isFinished && position >= tape.end
+        case .direct, .yajlInBackground: return tokenizer.isFinished && position >= tape.end
         case .background(let parser): return parser.isFinished && position >= tape.end
         case .validated: return true
         }
@@ -253,7 +272,7 @@ public final class JSONReader {
         }
         position = tape.end
         switch feed {
-        case .direct: return tokenizer.writer.topLevelCount
+        case .direct, .yajlInBackground: return tokenizer.writer.topLevelCount
         case .background(let parser): return parser.topLevelCount
         case .validated: return 1
         }
@@ -343,7 +362,7 @@ public final class JSONReader {
     /// Bytes read from the input so far (with background parsing: parsed and handed to the reader).
     public var bytesRead: Int {
         switch feed {
-        case .direct: return tokenizer.bytesReceived
+        case .direct, .yajlInBackground: return tokenizer.bytesReceived
         case .background(let parser): return parser.bytesRead
         case .validated(let bytes): return bytes
         }
@@ -351,8 +370,10 @@ public final class JSONReader {
 
     /// Whether parsing has moved to a background thread (see ``JSONParsingOptions/parsesInBackground``).
     public var isParsingInBackground: Bool {
-        if case .background = feed { return true }
-        return false
+        switch feed {
+        case .background, .yajlInBackground: return true
+        case .direct, .validated: return false
+        }
     }
 
     /// The input's total size in bytes when known in advance (regular files, memory).
@@ -398,6 +419,7 @@ public final class JSONReader {
     private func fill(keepingTokensFrom keep: Int) throws -> Bool {
         switch feed {
         case .background(let parser): return try parser.receive(into: tape, keepingTokensFrom: keep)
+        case .yajlInBackground(let yajl): return try yajl.receive(into: tokenizer, keepingTokensFrom: keep)
         case .validated: return false
         case .direct: break
         }
@@ -406,10 +428,19 @@ public final class JSONReader {
         guard let source else { return false }
         if mayParseInBackground {
             mayParseInBackground = false
-            let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source)
-            feed = .background(parser)
-            parser.start()
-            return try parser.receive(into: tape, keepingTokensFrom: keep)
+            switch backgroundWork {
+            case .parsing:
+                let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source)
+                feed = .background(parser)
+                parser.start()
+                return try parser.receive(into: tape, keepingTokensFrom: keep)
+            case .yajl:
+                let yajl = BackgroundYajl(source: source, options: options)
+                tokenizer.readAheadForContext = { buffer in yajl.readAhead(into: buffer) }
+                feed = .yajlInBackground(yajl)
+                yajl.start()
+                return try yajl.receive(into: tokenizer, keepingTokensFrom: keep)
+            }
         }
         tokenizer.compact(keepingTokensFrom: keep)
         _ = try tokenizer.readChunk(from: source)

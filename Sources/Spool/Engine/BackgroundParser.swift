@@ -12,7 +12,10 @@ import Synchronization
 ///
 /// Parsing costs about as much as yajl itself and a reader's work (pulling tokens, decoding
 /// models) comes on top; on two cores the two overlap. Memory stays bounded: at most three
-/// batches (up to two input chunks' tokens each) are in flight.
+/// batches (up to two input chunks' tokens each) are in flight. This split suits a reader that
+/// decodes models (``JSONStream``, `decodeValue`): its own work is then the slower half, so
+/// all of parsing goes to the background. For a reader that only pulls tokens,
+/// ``BackgroundYajl`` leaves just yajl to the background.
 ///
 /// Everything the producer touches (tokenizer, source, the batch it fills) belongs to the
 /// background thread between `free.wait()` and `ready.signal()`; the semaphores order every

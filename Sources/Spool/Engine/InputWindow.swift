@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bytes of input that Spool still needs: from a little before the oldest unfinished token
 /// to the last byte read. Offsets are absolute (counted from the start of the input).
 ///
@@ -50,6 +58,23 @@ struct InputWindow {
     /// Marks `written` bytes of the free space as input.
     mutating func commit(_ written: Int) {
         count += min(max(0, written), capacity - count)
+    }
+
+    /// The first form feed or vertical tab from `start` to `end`: whitespace to yajl, an error
+    /// to Spool (outside comments).
+    func firstBadWhitespace(from start: Int, to end: Int) -> Int? {
+        guard start < end else { return nil }
+        let base = pointer(at: start)
+        var limit = end - start
+        var found: Int?
+        for byte: Int32 in [0x0C, 0x0B] {
+            if let hit = memchr(base, byte, limit) {
+                let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                found = offset
+                limit = offset
+            }
+        }
+        return found.map { start + $0 }
     }
 
     /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and

@@ -193,18 +193,7 @@ extension TapeWriter {
     /// The first form feed or vertical tab in `start..<end`, if any. Outside comments, either is
     /// an error wherever it appears: yajl rejects them inside strings, Spool between tokens.
     func firstBadWhitespace(from start: Int, to end: Int) -> Int? {
-        guard start < end else { return nil }
-        let base = window.pointer(at: start)
-        var limit = end - start
-        var found: Int?
-        for byte: Int32 in [0x0C, 0x0B] {
-            if let hit = memchr(base, byte, limit) {
-                let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-                found = offset
-                limit = offset
-            }
-        }
-        return found.map { start + $0 }
+        window.firstBadWhitespace(from: start, to: end)
     }
 
     /// The error for a form feed or vertical tab at `offset`, once yajl has parsed everything

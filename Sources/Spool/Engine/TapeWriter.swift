@@ -32,6 +32,10 @@ final class TapeWriter {
 
     /// The yajl handle, for `yajl_get_bytes_consumed`; set by ``YajlParser``.
     @exclusivity(unchecked) var handle: OpaquePointer?
+    /// While replaying logged events (TapeWriter+Replay.swift), yajl's offset as logged for
+    /// the current event stands in for `yajl_get_bytes_consumed`.
+    @exclusivity(unchecked) var replaying = false
+    @exclusivity(unchecked) var replayedConsumed = 0
     /// When false, only keys go on the tape (enough for error paths): for validating fast.
     @exclusivity(unchecked) var recordsValues = true
 

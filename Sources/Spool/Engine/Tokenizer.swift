@@ -109,17 +109,46 @@ final class Tokenizer {
     func parseAvailable(force: Bool = false) throws(ParseError) {
         if let failure { throw failure }
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
-        let start = parsedEnd
-        var end = writer.window.end
-        if end > Tokenizer.maxInputLength {
-            throw fail(PendingError(
-                .limitExceeded, "the input is longer than \(Tokenizer.maxInputLength) bytes, the most one reader takes",
-                at: Tokenizer.maxInputLength))
-        }
+        let end = writer.window.end
+        if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
         // A form feed or vertical tab is an error wherever it is (outside comments); yajl first
         // parses what comes before it, so an earlier error still wins, whatever the chunking.
-        let badWhitespace = options.allowsComments ? nil : writer.firstBadWhitespace(from: start, to: end)
-        if let badWhitespace { end = badWhitespace }
+        let badWhitespace = options.allowsComments ? nil : writer.firstBadWhitespace(from: parsedEnd, to: end)
+        try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
+            parser.parse(chunk, count: count)
+        }
+    }
+
+    static var inputTooLong: PendingError {
+        PendingError(
+            .limitExceeded, "the input is longer than \(Tokenizer.maxInputLength) bytes, the most one reader takes",
+            at: Tokenizer.maxInputLength)
+    }
+
+    /// Replays a call to yajl made on another thread (``YajlEventRecorder``) over bytes already
+    /// in the window, with everything that follows a live call: the same tokens and errors.
+    func replay(_ call: YajlCall, of log: YajlEventLog) throws(ParseError) {
+        if let failure { throw failure }
+        let writer = self.writer
+        let status = { () -> YajlParser.Status in
+            let events = UnsafeBufferPointer(start: log.events + call.events.lowerBound, count: call.events.count)
+            let accepted = log.side.withUnsafeBytes { writer.replay(events, side: $0.baseAddress) }
+            return accepted ? call.status : .cancelled
+        }
+        if call.isCompletion {
+            try complete { status() }
+        } else {
+            if call.end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
+            try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _ in status() }
+        }
+    }
+
+    /// One call to yajl (`run`, live or replayed) over the bytes from `parsedEnd` to `end`, and
+    /// the checks that follow it.
+    private func parse(
+        to end: Int, badWhitespace: Int?, run: (UnsafePointer<UInt8>, Int) -> YajlParser.Status
+    ) throws(ParseError) {
+        let start = parsedEnd
         if let pendingStart { relexedBytes += start - pendingStart }
         parseCalls += 1
         writer.beginChunk(from: start, to: end)
@@ -127,7 +156,7 @@ final class Tokenizer {
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
             defer { writer.endChunk() }
-            let status = parser.parse(chunk, count: end - start)
+            let status = run(chunk, end - start)
             parsedEnd = end
             switch status {
             case .ok:
@@ -150,9 +179,14 @@ final class Tokenizer {
         if let failure { throw failure }
         if isFinished { return }
         try parseAvailable(force: true)
+        try complete { parser.complete() }
+    }
+
+    /// `yajl_complete_parse` (`run`, live or replayed) and the checks that follow it.
+    private func complete(_ run: () -> YajlParser.Status) throws(ParseError) {
         writer.finishingTokenStart = pendingStart ?? writer.window.end
         writer.finishing = true
-        let status = parser.complete()
+        let status = run()
         writer.finishing = false
         switch status {
         case .ok:

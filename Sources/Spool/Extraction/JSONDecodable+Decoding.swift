@@ -78,6 +78,7 @@ extension JSONDecodable {
     /// of the input. Invalid JSON anywhere outranks a decoding error: when decoding fails, the
     /// input is read to the end first, and a syntax error there is what is thrown.
     static func decodeDocument(_ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> Self {
+        reader.backgroundWork = .parsing  // decoding models keeps this thread busy
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
         guard try reader.ensureToken(at: start) else {

@@ -58,6 +58,7 @@ public final class JSONStream {
 
     init(reader: JSONReader) {
         self.reader = reader
+        reader.backgroundWork = .parsing  // decoding models keeps this thread busy
     }
 
     /// The elements of the array at `path`, each decoded as `T`. The empty path streams a

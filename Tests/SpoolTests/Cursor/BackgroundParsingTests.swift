@@ -4,11 +4,25 @@ import Testing
 
 @Suite("Background parsing")
 struct BackgroundParsingTests {
-    static func outcome(_ bytes: [UInt8], chunkSize: Int, inBackground: Bool) -> (ReadOutcome, Bool) {
+    static let works: [JSONReader.BackgroundWork] = [.yajl, .parsing]
+
+    /// The object running on the background thread, if any.
+    static func backgroundObject(of reader: JSONReader) -> AnyObject? {
+        switch reader.feed {
+        case .background(let parser): return parser
+        case .yajlInBackground(let yajl): return yajl
+        case .direct, .validated: return nil
+        }
+    }
+
+    static func outcome(
+        _ bytes: [UInt8], chunkSize: Int, inBackground: Bool, work: JSONReader.BackgroundWork = .yajl
+    ) -> (ReadOutcome, Bool) {
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
         options.parsesInBackground = inBackground
         let reader = JSONReader(bytes: bytes, options: options)
+        reader.backgroundWork = work
         var outcome = ReadOutcome()
         do {
             while let token = try reader.next() {
@@ -23,22 +37,24 @@ struct BackgroundParsingTests {
         return (outcome, reader.isParsingInBackground)
     }
 
-    @Test(arguments: [1, 5])
-    func sameTokensAndErrorsAsOnTheReadersThread(_ chunkSize: Int) {
+    @Test(arguments: [1, 5], works)
+    func sameTokensAndErrorsAsOnTheReadersThread(_ chunkSize: Int, _ work: JSONReader.BackgroundWork) {
         for name in ConformanceTests.all {
             let bytes = Fixtures.bytes(name)
             let (direct, _) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: false)
-            let (background, used) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: true)
+            let (background, used) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: true, work: work)
             #expect(background == direct, "\(name)")
             #expect(used == (bytes.count > 4 * chunkSize), "\(name): \(bytes.count) bytes")
         }
     }
 
-    @Test func skipsLargeContainersAcrossBatches() throws {
+    @Test(arguments: works)
+    func skipsLargeContainersAcrossBatches(_ work: JSONReader.BackgroundWork) throws {
         let inner = "[" + (0..<5000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 256
         let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options)
+        reader.backgroundWork = work
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         try reader.skipValue()
@@ -48,15 +64,17 @@ struct BackgroundParsingTests {
         #expect(reader.path == ["after"])
     }
 
-    @Test func droppingAReaderEarlyStopsTheBackgroundThread() async throws {
+    @Test(arguments: works)
+    func droppingAReaderEarlyStopsTheBackgroundThread(_ work: JSONReader.BackgroundWork) async throws {
         let text = "[" + Array(repeating: #"{"a": [1, 2, 3], "b": "x"}"#, count: 50_000).joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 1024
-        weak var parser: BackgroundParser?
+        weak var parser: AnyObject?
         do {
             let reader = JSONReader(string: text, options: options)
+            reader.backgroundWork = work
             for _ in 0..<10 { _ = try reader.next() }
-            if case .background(let running) = reader.feed { parser = running }
+            parser = Self.backgroundObject(of: reader)
             #expect(parser != nil)
             #expect(reader.bytesRead < text.utf8.count / 10)  // it read only a prefix
         }
@@ -64,15 +82,17 @@ struct BackgroundParsingTests {
         #expect(parser == nil)
     }
 
-    @Test func aBlockedPipeDoesNotHangTheReader() async throws {
+    @Test(arguments: works)
+    func aBlockedPipeDoesNotHangTheReader(_ work: JSONReader.BackgroundWork) async throws {
         let pipe = Pipe()
         pipe.fileHandleForWriting.write(Data(#"[1, 2, 3, "#.utf8))
-        weak var parser: BackgroundParser?
+        weak var parser: AnyObject?
         do {
             let reader = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor)
+            reader.backgroundWork = work
             #expect(try reader.next() == .arrayStart)
             #expect(try reader.next() == .number)
-            if case .background(let running) = reader.feed { parser = running }
+            parser = Self.backgroundObject(of: reader)
             #expect(parser != nil)
         }  // the reader is gone while its thread waits in read(2)
         try pipe.fileHandleForWriting.close()

@@ -250,14 +250,17 @@ struct JSONReaderTests {
 @Suite("Tokenizer")
 struct TokenizerTests {
     /// yajl re-lexes an unfinished token on every call; holding input back keeps that linear.
-    @Test func longStringsInSmallChunksStayLinear() throws {
+    /// In the background (yajl on its own thread), the calls are made there and replayed on
+    /// the reader's tokenizer, which counts them the same way.
+    @Test(arguments: [false, true])
+    func longStringsInSmallChunksStayLinear(inBackground: Bool) throws {
         let length = 4 << 20
         var bytes = Array("[\"".utf8)
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: length))
         bytes.append(contentsOf: Array("\", 1]".utf8))
         var options = JSONParsingOptions()
         options.chunkSize = 1024
-        options.parsesInBackground = false  // to inspect the tokenizer
+        options.parsesInBackground = inBackground
         let reader = JSONReader(bytes: bytes, options: options)
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.next() == .string)
@@ -266,6 +269,27 @@ struct TokenizerTests {
         #expect(reader.tokenizer.relexedBytes <= 2 * length)  // ...but only linearly
         #expect(reader.tokenizer.parseCalls > 10 && reader.tokenizer.parseCalls < 100)
         #expect(try reader.next() == .number)
+        #expect(reader.isParsingInBackground == inBackground)
+    }
+
+    /// A string over the limit fails where it starts, in either split of background work, and
+    /// neither thread reads it to its end first.
+    @Test(arguments: [nil, JSONReader.BackgroundWork.yajl, .parsing])
+    func anOverlongStringFailsEarlyInEveryMode(_ work: JSONReader.BackgroundWork?) throws {
+        var bytes = Array("{\"a\": [1, \"".utf8)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: 8 << 20))
+        bytes.append(contentsOf: Array("\"]}".utf8))
+        var options = JSONParsingOptions()
+        options.chunkSize = 4096
+        options.maxStringLength = 100_000
+        options.parsesInBackground = work != nil
+        let reader = JSONReader(bytes: bytes, options: options)
+        if let work { reader.backgroundWork = work }
+        let error = try #require(throws: ParseError.self) { while try reader.next() != nil {} }
+        #expect(error.kind == .limitExceeded)
+        #expect(error.location.byteOffset == 10)
+        #expect(error.path.description == "a[1]")
+        #expect(reader.bytesRead < 1 << 20)
     }
 
     @Test(arguments: [false, true])

@@ -171,7 +171,7 @@ extension TapeWriter {
     /// yajl's offset just past the token being reported, in the current chunk (asked only when
     /// a token's position cannot be derived from the pointer yajl hands over).
     var bytesConsumedByYajl: Int {
-        @inline(__always) get { yajl_get_bytes_consumed(handle) }
+        @inline(__always) get { replaying ? replayedConsumed : yajl_get_bytes_consumed(handle) }
     }
 }
 

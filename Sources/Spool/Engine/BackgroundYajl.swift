@@ -1,0 +1,276 @@
+import Dispatch
+import Synchronization
+
+/// Reads and runs yajl on a background thread while the reader's thread turns yajl's events
+/// into tokens and hands them out.
+///
+/// ```
+///  background thread                                reader's thread
+///  read(2) ─▶ yajl ─▶ event log ──ship──▶ [batch][batch][batch] ──receive──▶ window + replay
+///             (YajlEventRecorder: kind,   ring of 3: the bytes read,          through TapeWriter's
+///              place, length per event)   yajl's calls and their events       handlers ─▶ tape
+/// ```
+///
+/// yajl is most of parsing's cost; on the background thread it runs with callbacks that only
+/// log events. The reader's tokenizer replays each call exactly as yajl made it (same bytes,
+/// same events, same status) through the handlers of live parsing, so tokens, checks, limits
+/// and errors are the same as parsing on one thread, whatever the chunking.
+///
+/// The background thread decides the calls: it holds input back while a token is unfinished,
+/// as ``Tokenizer`` does, so that yajl's re-lexing stays linear, and stops parsing at a form
+/// feed or vertical tab (outside comments) or at yajl's first error. After stopping it still
+/// reads, so that an error message can show the rest of its line.
+///
+/// This split suits a reader that does little with each token (pulling tokens, validating):
+/// yajl is then the slower half. ``BackgroundParser`` builds the tokens in the background
+/// too, for readers that decode models; ``JSONReader/BackgroundWork`` picks one.
+///
+/// Everything the producer touches (recorder, source, the batch it fills) belongs to the
+/// background thread between `free.wait()` and `ready.signal()`; the semaphores order every
+/// hand-over, which is why this type is `@unchecked Sendable`.
+final class BackgroundYajl: @unchecked Sendable {
+    /// One shipment: bytes read and the calls made on them.
+    final class Batch {
+        /// The bytes read since the last batch, in order.
+        var bytes: UnsafeMutableRawBufferPointer
+        var byteCount = 0
+        /// yajl's calls, with their events.
+        let log = YajlEventLog()
+        /// A read error, after everything before it.
+        var error: (any Error)?
+        var isLast = false
+
+        init(capacity: Int) {
+            bytes = .allocate(byteCount: capacity, alignment: 16)
+        }
+
+        deinit { bytes.deallocate() }
+
+        func append(_ source: UnsafeRawBufferPointer) {
+            guard source.count > 0, let from = source.baseAddress else { return }
+            if bytes.count - byteCount < source.count {
+                let fresh = UnsafeMutableRawBufferPointer.allocate(
+                    byteCount: max(bytes.count * 2, byteCount + source.count), alignment: 16)
+                if byteCount > 0, let old = bytes.baseAddress { fresh.baseAddress?.copyMemory(from: old, byteCount: byteCount) }
+                bytes.deallocate()
+                bytes = fresh
+            }
+            bytes.baseAddress.map { ($0 + byteCount).copyMemory(from: from, byteCount: source.count) }
+            byteCount += source.count
+        }
+    }
+
+    private let batches: [Batch]
+    /// Batches filled and not yet received.
+    private let ready = DispatchSemaphore(value: 0)
+    /// Batches free for the producer. Created at 0 and signalled up: libdispatch traps when a
+    /// semaphore is freed below the value it was created with, which a cancelled run can leave.
+    private let free = DispatchSemaphore(value: 0)
+    private let cancelled = Atomic<Bool>(false)
+
+    // Producer's.
+    private let source: any ByteSource
+    private let recorder: YajlEventRecorder
+    private let allowsComments: Bool
+    private let chunkSize: Int
+    /// Bytes read and not yet given to yajl (held back, see the type's note).
+    private var window: InputWindow
+    private var parsedEnd = 0
+    /// The start of a token yajl has begun and not finished, as far as the bytes after the last
+    /// event show; `tailScanned` is how far those bytes were looked at.
+    private var pendingStart: Int?
+    private var tailScanned = 0
+    /// Whether parsing has stopped (error, form feed, end of input); reading goes on for context.
+    private var stopped = false
+    private var produceIndex = 0
+    /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
+    /// which costs the parsing thread a system call.
+    private let batchChunks = 2
+
+    // Consumer's.
+    private var consumeIndex = 0
+    private(set) var isFinished = false
+    /// Bytes of batches taken for an error's context, not yet handed to `readAhead(into:)`.
+    private var spare: [UInt8] = []
+    /// The batch being replayed, until it goes back to the producer.
+    private var current: Batch?
+
+    init(source: any ByteSource, options: JSONParsingOptions, depth: Int = 3) {
+        self.source = source
+        recorder = YajlEventRecorder(options: options)
+        allowsComments = options.allowsComments
+        chunkSize = options.effectiveChunkSize
+        window = InputWindow(capacity: chunkSize + 256)
+        batches = (0..<depth).map { _ in Batch(capacity: options.effectiveChunkSize) }
+        for _ in 0..<depth { free.signal() }
+    }
+
+    deinit {
+        window.deallocate()
+    }
+
+    /// Starts the background thread. It keeps this object alive until it has finished.
+    func start() {
+        DispatchQueue.global(qos: .userInitiated).async { self.produce() }
+    }
+
+    /// Asks the background thread to stop at its next step. Does not wait for it: it may be
+    /// blocked in `read(2)` on a pipe, and owns everything it touches.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        free.signal()
+    }
+
+    // MARK: - Producer
+
+    private func produce() {
+        var finished = false
+        while !finished {
+            free.wait()
+            if cancelled.load(ordering: .acquiring) { return }
+            let batch = batches[produceIndex]
+            recorder.state.log = batch.log
+            do {
+                // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
+                // read (a pipe that has paused) ships at once.
+                var chunks = 0
+                var filled: Bool
+                repeat {
+                    if cancelled.load(ordering: .acquiring) { return }
+                    let count = try readChunk(into: batch)
+                    finished = count == 0
+                    filled = count >= chunkSize
+                    chunks += 1
+                } while !finished && filled && chunks < batchChunks
+            } catch {
+                batch.error = error
+                finished = true
+            }
+            batch.isLast = finished
+            produceIndex = (produceIndex + 1) % batches.count
+            ready.signal()
+        }
+    }
+
+    /// Reads one chunk, ships its bytes and gives yajl what it may have; at the end of the
+    /// input, finishes. Returns the bytes read.
+    private func readChunk(into batch: Batch) throws(InputError) -> Int {
+        window.discard(below: stopped ? window.end : parsedEnd, preferredCapacity: chunkSize + 256)
+        let space = window.freeSpace(minimum: chunkSize)
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+        if count > 0 {
+            batch.append(UnsafeRawBufferPointer(rebasing: space.prefix(count)))
+            window.commit(count)
+        }
+        guard !stopped else { return count }
+        if count == 0 {
+            if window.end > parsedEnd { parse(to: window.end) }
+            if !stopped { _ = recorder.complete() }
+            stopped = true
+        } else if shouldParse {
+            parse(to: window.end)
+        }
+        return count
+    }
+
+    /// ``Tokenizer/shouldParse``'s rule, with the pending token as the bytes after the last event show it.
+    private var shouldParse: Bool {
+        let available = window.end - parsedEnd
+        guard available > 0 else { return false }
+        guard let pendingStart else { return true }
+        return available >= min(parsedEnd - pendingStart, 1 << 30)
+    }
+
+    /// One call to yajl over the bytes from `parsedEnd` to `end`, cut at a form feed or
+    /// vertical tab.
+    private func parse(to end: Int) {
+        let start = parsedEnd
+        var end = end
+        let badWhitespace = allowsComments ? nil : window.firstBadWhitespace(from: start, to: end)
+        if let badWhitespace { end = badWhitespace }
+        let before = recorder.state.log.count
+        let status = recorder.parse(
+            UnsafePointer(window.pointer(at: start)), count: end - start,
+            base: start, badWhitespace: badWhitespace)
+        parsedEnd = end
+        if badWhitespace != nil || end > Tokenizer.maxInputLength { stopped = true }
+        if case .ok = status {} else { stopped = true }
+        // The unfinished token, if any: the first byte after the last event that cannot come
+        // between tokens (whitespace, ',' or ':'; a comment counts as a token here).
+        if recorder.state.log.count > before {
+            pendingStart = nil
+            tailScanned = max(recorder.state.lastEventEnd, start)
+        }
+        if pendingStart == nil {
+            var p = max(tailScanned, window.base)
+            while p < end {
+                switch window[p] {
+                case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: ":"): p += 1
+                default: pendingStart = p; tailScanned = p; return
+                }
+            }
+            tailScanned = p
+        }
+    }
+
+    // MARK: - Consumer
+
+    /// Waits for the next batch and replays it into `tokenizer` (after dropping tokens below
+    /// `keep`). Returns false once the last batch has been received. Throws the first error:
+    /// the replay's, or the read error the batch ends with.
+    func receive(into tokenizer: Tokenizer, keepingTokensFrom keep: Int) throws -> Bool {
+        guard !isFinished else { return false }
+        tokenizer.compact(keepingTokensFrom: keep)
+        let batch = take()
+        current = batch
+        defer { releaseCurrent() }
+        if batch.byteCount > 0 { tokenizer.append(UnsafeRawBufferPointer(rebasing: batch.bytes.prefix(batch.byteCount))) }
+        for call in batch.log.calls {
+            try tokenizer.replay(call, of: batch.log)
+        }
+        if let error = batch.error { throw error }
+        return true
+    }
+
+    /// Bytes read after those of the batch being replayed, for an error message's context
+    /// (``Tokenizer/readAheadForContext``): called only when that replay has failed.
+    func readAhead(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if spare.isEmpty && !isFinished {
+            // The replay has failed and its bytes are in the window: its batch can go back first,
+            // keeping the ring's order, and the producer can go on reading.
+            releaseCurrent()
+            let batch = take()
+            spare.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.bytes.prefix(batch.byteCount)))
+            give(batch)
+        }
+        let count = min(buffer.count, spare.count)
+        guard count > 0, let destination = buffer.baseAddress else { return 0 }
+        spare.withUnsafeBytes { raw in
+            if let start = raw.baseAddress { destination.copyMemory(from: start, byteCount: count) }
+        }
+        spare.removeFirst(count)
+        return count
+    }
+
+    private func take() -> Batch {
+        ready.wait()
+        let batch = batches[consumeIndex]
+        consumeIndex = (consumeIndex + 1) % batches.count
+        isFinished = batch.isLast
+        return batch
+    }
+
+    private func releaseCurrent() {
+        if let batch = current {
+            current = nil
+            give(batch)
+        }
+    }
+
+    private func give(_ batch: Batch) {
+        batch.byteCount = 0
+        batch.log.reset()
+        batch.error = nil
+        free.signal()
+    }
+}
