@@ -67,6 +67,8 @@ final class BackgroundYajl: @unchecked Sendable {
     /// semaphore is freed below the value it was created with, which a cancelled run can leave.
     private let free = DispatchSemaphore(value: 0)
     private let cancelled = Atomic<Bool>(false)
+    /// Batches shipped so far, for the reader's thread to spin on briefly before it sleeps.
+    private let shipped = Atomic<Int>(0)
 
     // Producer's.
     private let source: any ByteSource
@@ -89,6 +91,7 @@ final class BackgroundYajl: @unchecked Sendable {
 
     // Consumer's.
     private var consumeIndex = 0
+    private var received = 0
     private(set) var isFinished = false
     /// Bytes of batches taken for an error's context, not yet handed to `readAhead(into:)`.
     private var spare: [UInt8] = []
@@ -148,6 +151,7 @@ final class BackgroundYajl: @unchecked Sendable {
             }
             batch.isLast = finished
             produceIndex = (produceIndex + 1) % batches.count
+            shipped.add(1, ordering: .releasing)
             ready.signal()
         }
     }
@@ -253,6 +257,11 @@ final class BackgroundYajl: @unchecked Sendable {
     }
 
     private func take() -> Batch {
+        // A batch is usually a few hundred microseconds away: waiting for it awake costs less
+        // than sleeping, which on a virtual machine can take as long to wake from.
+        var spins = 0
+        while shipped.load(ordering: .acquiring) == received && spins < 20_000 { spins &+= 1 }
+        received &+= 1
         ready.wait()
         let batch = batches[consumeIndex]
         consumeIndex = (consumeIndex + 1) % batches.count
