@@ -47,31 +47,22 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         abort()
     }
 
-    var validationOptions = options
-    validationOptions.chunkSize = smallChunk
-    var validationError: String?
-    do {
-        try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
-    } catch {
-        validationError = "\(error)"
-    }
-    guard validationError == whole.error else {
-        report("validation differs: \(validationError ?? "valid")", whole, chunked)
-        abort()
-    }
-
-    // In 64 KiB chunks, `skipToEnd()` first tries its shortcut (yajl's grammar and a raw-byte
-    // scan, the full engine again at any doubt): the same verdict and the same error.
-    validationOptions.chunkSize = 65_536
-    var quickError: String?
-    do {
-        try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
-    } catch {
-        quickError = "\(error)"
-    }
-    guard quickError == whole.error else {
-        report("validation in 64 KiB chunks differs: \(quickError ?? "valid")", whole, chunked)
-        abort()
+    // `skipToEnd()` in small chunks (lean validation) and in 64 KiB chunks (where it first
+    // tries its shortcut: yajl's grammar and a raw-byte scan, the full engine again at any
+    // doubt): the same verdict and the same error as the cursor.
+    for chunkSize in [smallChunk, 65_536] {
+        var validationOptions = options
+        validationOptions.chunkSize = chunkSize
+        var validationError: String?
+        do {
+            try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
+        } catch {
+            validationError = "\(error)"
+        }
+        guard validationError == whole.error else {
+            report("validation in \(chunkSize)-byte chunks differs: \(validationError ?? "valid")", whole, chunked)
+            abort()
+        }
     }
 
     if whole.error == nil && !options.allowsMultipleValues,

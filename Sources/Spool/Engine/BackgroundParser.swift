@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// Reads and parses on a background thread while the reader consumes tokens on its own.
 ///
 /// ```
@@ -18,9 +15,9 @@ import Synchronization
 /// ``BackgroundYajl`` leaves just yajl to the background.
 ///
 /// Everything the producer touches (tokenizer, source, the batch it fills) belongs to the
-/// background thread between `free.wait()` and `ready.signal()`; the semaphores order every
-/// hand-over, which is why this type is `@unchecked Sendable`. Errors travel with the batch
-/// that ends with them, so the reader sees every good token first, exactly as without a thread.
+/// background thread, and batches change hands only through the ``BatchRing``, which is why
+/// this type is `@unchecked Sendable`. Errors travel with the batch that ends with them, so the
+/// reader sees every good token first, exactly as without a thread.
 final class BackgroundParser: @unchecked Sendable {
     /// One shipment of tokens.
     final class Batch {
@@ -32,25 +29,17 @@ final class BackgroundParser: @unchecked Sendable {
         var isLast = false
     }
 
-    private let batches: [Batch]
-    /// Batches filled and not yet received.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Batches free for the producer. Created at 0 and signalled up: libdispatch traps when a
-    /// semaphore is freed below the value it was created with, which a cancelled run can leave.
-    private let free = DispatchSemaphore(value: 0)
-    private let cancelled = Atomic<Bool>(false)
+    private let ring: BatchRing<Batch>
 
     // Producer's.
     private let tokenizer: Tokenizer
     private let source: any ByteSource
-    private var produceIndex = 0
     /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
     /// which costs the parsing thread a system call; two chunks a batch halves those for about
     /// 1 MiB more in flight.
     private let batchChunks = 2
 
     // Consumer's.
-    private var consumeIndex = 0
     private(set) var isFinished = false
     private(set) var bytesRead = 0
     private(set) var topLevelCount = 0
@@ -58,21 +47,18 @@ final class BackgroundParser: @unchecked Sendable {
     init(tokenizer: Tokenizer, source: any ByteSource, depth: Int = 3) {
         self.tokenizer = tokenizer
         self.source = source
-        batches = (0..<depth).map { _ in Batch() }
-        for _ in 0..<depth { free.signal() }
+        ring = BatchRing((0..<depth).map { _ in Batch() })
         tokenizer.writer.recordsLatePatches = true
     }
 
     /// Starts the background thread. It keeps this object alive until it has finished.
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { self.produce() }
+        BatchRing<Batch>.startThread { self.produce() }
     }
 
-    /// Asks the background thread to stop at its next step. Does not wait for it: it may be
-    /// blocked in `read(2)` on a pipe, and owns everything it touches.
+    /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        free.signal()
+        ring.cancel()
     }
 
     // MARK: - Producer
@@ -80,16 +66,14 @@ final class BackgroundParser: @unchecked Sendable {
     private func produce() {
         var finished = false
         while !finished {
-            free.wait()
-            if cancelled.load(ordering: .acquiring) { return }
-            let batch = batches[produceIndex]
+            guard let batch = ring.nextFree() else { return }
             do {
                 // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
                 // read (a pipe that has paused) ships at once. More while a long token is held back.
                 var chunks = 0
                 var filled: Bool
                 repeat {
-                    if cancelled.load(ordering: .acquiring) { return }
+                    if ring.isCancelled { return }
                     tokenizer.compactWindow()
                     let before = tokenizer.bytesReceived
                     finished = try !tokenizer.readChunk(from: source)
@@ -105,8 +89,7 @@ final class BackgroundParser: @unchecked Sendable {
             batch.bytesRead = tokenizer.bytesReceived
             batch.topLevelCount = tokenizer.writer.topLevelCount
             batch.isLast = finished
-            produceIndex = (produceIndex + 1) % batches.count
-            ready.signal()
+            ring.ship()
         }
     }
 
@@ -117,8 +100,7 @@ final class BackgroundParser: @unchecked Sendable {
     /// after appending its tokens.
     func receive(into tape: TokenTape, keepingTokensFrom keep: Int) throws -> Bool {
         guard !isFinished else { return false }
-        ready.wait()
-        let batch = batches[consumeIndex]
+        let batch = ring.take()
         tape.discard(below: keep)
         if tape.count == 0 { tape.shrinkIfOversized() }
         tape.append(contentsOf: batch.tape)
@@ -130,8 +112,7 @@ final class BackgroundParser: @unchecked Sendable {
         batch.error = nil
         batch.patches.removeAll(keepingCapacity: true)
         batch.tape.reset(base: batch.tape.end, arenaBase: batch.tape.arenaEnd)
-        consumeIndex = (consumeIndex + 1) % batches.count
-        free.signal()
+        ring.give()
         if let error { throw error }
         return true
     }

@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// Reads and runs yajl on a background thread while the reader's thread turns yajl's events
 /// into tokens and hands them out.
 ///
@@ -26,8 +23,8 @@ import Synchronization
 /// too, for readers that decode models; ``JSONReader/BackgroundWork`` picks one.
 ///
 /// Everything the producer touches (recorder, source, the batch it fills) belongs to the
-/// background thread between `free.wait()` and `ready.signal()`; the semaphores order every
-/// hand-over, which is why this type is `@unchecked Sendable`.
+/// background thread, and batches change hands only through the ``BatchRing``, which is why
+/// this type is `@unchecked Sendable`.
 final class BackgroundYajl: @unchecked Sendable {
     /// One shipment: bytes read and the calls made on them.
     final class Batch {
@@ -60,15 +57,7 @@ final class BackgroundYajl: @unchecked Sendable {
         }
     }
 
-    private let batches: [Batch]
-    /// Batches filled and not yet received.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Batches free for the producer. Created at 0 and signalled up: libdispatch traps when a
-    /// semaphore is freed below the value it was created with, which a cancelled run can leave.
-    private let free = DispatchSemaphore(value: 0)
-    private let cancelled = Atomic<Bool>(false)
-    /// Batches shipped so far, for the reader's thread to spin on briefly before it sleeps.
-    private let shipped = Atomic<Int>(0)
+    private let ring: BatchRing<Batch>
 
     // Producer's.
     private let source: any ByteSource
@@ -84,14 +73,11 @@ final class BackgroundYajl: @unchecked Sendable {
     private var tailScanned = 0
     /// Whether parsing has stopped (error, form feed, end of input); reading goes on for context.
     private var stopped = false
-    private var produceIndex = 0
     /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
     /// which costs the parsing thread a system call.
     private let batchChunks = 2
 
     // Consumer's.
-    private var consumeIndex = 0
-    private var received = 0
     private(set) var isFinished = false
     /// Bytes of batches taken for an error's context, not yet handed to `readAhead(into:)`.
     private var spare: [UInt8] = []
@@ -104,8 +90,7 @@ final class BackgroundYajl: @unchecked Sendable {
         allowsComments = options.allowsComments
         chunkSize = options.effectiveChunkSize
         window = InputWindow(capacity: chunkSize + 256)
-        batches = (0..<depth).map { _ in Batch(capacity: options.effectiveChunkSize) }
-        for _ in 0..<depth { free.signal() }
+        ring = BatchRing((0..<depth).map { _ in Batch(capacity: options.effectiveChunkSize) })
     }
 
     deinit {
@@ -114,14 +99,12 @@ final class BackgroundYajl: @unchecked Sendable {
 
     /// Starts the background thread. It keeps this object alive until it has finished.
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { self.produce() }
+        BatchRing<Batch>.startThread { self.produce() }
     }
 
-    /// Asks the background thread to stop at its next step. Does not wait for it: it may be
-    /// blocked in `read(2)` on a pipe, and owns everything it touches.
+    /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        free.signal()
+        ring.cancel()
     }
 
     // MARK: - Producer
@@ -129,9 +112,7 @@ final class BackgroundYajl: @unchecked Sendable {
     private func produce() {
         var finished = false
         while !finished {
-            free.wait()
-            if cancelled.load(ordering: .acquiring) { return }
-            let batch = batches[produceIndex]
+            guard let batch = ring.nextFree() else { return }
             recorder.state.log = batch.log
             do {
                 // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
@@ -139,7 +120,7 @@ final class BackgroundYajl: @unchecked Sendable {
                 var chunks = 0
                 var filled: Bool
                 repeat {
-                    if cancelled.load(ordering: .acquiring) { return }
+                    if ring.isCancelled { return }
                     let count = try readChunk(into: batch)
                     finished = count == 0
                     filled = count >= chunkSize
@@ -150,9 +131,7 @@ final class BackgroundYajl: @unchecked Sendable {
                 finished = true
             }
             batch.isLast = finished
-            produceIndex = (produceIndex + 1) % batches.count
-            shipped.add(1, ordering: .releasing)
-            ready.signal()
+            ring.ship()
         }
     }
 
@@ -257,14 +236,7 @@ final class BackgroundYajl: @unchecked Sendable {
     }
 
     private func take() -> Batch {
-        // A batch is usually a few hundred microseconds away: waiting for it awake costs less
-        // than sleeping, which on a virtual machine can take as long to wake from.
-        var spins = 0
-        while shipped.load(ordering: .acquiring) == received && spins < 20_000 { spins &+= 1 }
-        received &+= 1
-        ready.wait()
-        let batch = batches[consumeIndex]
-        consumeIndex = (consumeIndex + 1) % batches.count
+        let batch = ring.take()
         isFinished = batch.isLast
         return batch
     }
@@ -280,6 +252,6 @@ final class BackgroundYajl: @unchecked Sendable {
         batch.byteCount = 0
         batch.log.reset()
         batch.error = nil
-        free.signal()
+        ring.give()
     }
 }

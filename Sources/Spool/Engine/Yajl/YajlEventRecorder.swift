@@ -127,26 +127,15 @@ final class YajlEventRecorder {
 
     let state = State()
     private let allowsComments: Bool
-    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
-    private let handle: yajl_handle?
+    private let yajl: YajlHandle
+    private var handle: yajl_handle? { yajl.handle }
 
     init(options: JSONParsingOptions) {
         allowsComments = options.allowsComments
-        callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: YajlEventRecorder.makeCallbacks())
-        handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(state).toOpaque())
-        state.handle = handle
-        if let handle {
-            _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
-            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
-            _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
-        }
-    }
-
-    deinit {
-        if let handle { yajl_free(handle) }
-        callbacks.deinitialize(count: 1)
-        callbacks.deallocate()
+        yajl = YajlHandle(
+            callbacks: YajlEventRecorder.makeCallbacks(), context: Unmanaged.passUnretained(state).toOpaque(),
+            options: options)
+        state.handle = yajl.handle
     }
 
     /// Gives yajl `count` bytes at `bytes`, which start at absolute offset `base`, logging their
@@ -180,20 +169,8 @@ final class YajlEventRecorder {
     }
 
     private func status(_ status: yajl_status?) -> YajlParser.Status {
-        guard let status, let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
-        switch status {
-        case yajl_status_ok:
-            return .ok
-        case yajl_status_client_canceled:
-            return .cancelled
-        default:
-            var message = "unknown yajl error"
-            if let text = yajl_get_error(handle, 0, nil, 0) {
-                message = String(cString: text)
-                yajl_free_error(handle, text)
-            }
-            return .failed(message: message, consumed: yajl_get_bytes_consumed(handle))
-        }
+        guard let status, let handle else { return .noParser }
+        return YajlParser.status(status, handle: handle)
     }
 
     private static func makeCallbacks() -> yajl_callbacks {

@@ -1,17 +1,17 @@
 internal import CYajl
 
-/// Owns one yajl 2.1 parser handle and the callbacks struct it points at.
+/// Drives yajl for a ``TapeWriter``: parsing live, its callbacks writing tokens.
 ///
-/// yajl keeps the *pointer* to the callbacks (it does not copy them) and takes its context
-/// only in `yajl_alloc`, so the callbacks live at a stable allocated address and the context
-/// is the ``TapeWriter``, which exists before the handle. The trampolines are non-capturing
+/// The handle (``YajlHandle``) takes its context only in `yajl_alloc`; the context is the
+/// ``TapeWriter``, which exists before the handle. The trampolines are non-capturing
 /// closures that recover the writer, copy what yajl hands them onto the tape before returning,
 /// and return 0 (cancel) when the writer has stored an error. Numbers go through the raw
 /// `yajl_number` callback so they keep their exact text (yajl's own integer conversion rejects
 /// 2^64 and has signed-overflow UB).
 ///
-/// This file and YajlSyntaxCheck.swift (the grammar-only check of ``QuickValidator``) are the
-/// only ones that import CYajl; no yajl type leaves them.
+/// The files of this folder (this one, ``YajlHandle``, ``YajlEventRecorder`` for background
+/// parsing and ``YajlSyntaxCheck`` for validation's shortcut) are the only ones that import
+/// CYajl; no yajl type leaves them.
 final class YajlParser {
     /// How a call into yajl ended.
     enum Status {
@@ -20,51 +20,43 @@ final class YajlParser {
         case cancelled
         /// yajl found an error: its message and the offset it reports in the last buffer.
         case failed(message: String, consumed: Int)
+
+        /// What a call reports when `yajl_alloc` failed.
+        static let noParser = Status.failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0)
     }
 
     private let writer: TapeWriter
-    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
-    private let handle: yajl_handle?
+    private let yajl: YajlHandle
+    private var handle: yajl_handle? { yajl.handle }
 
     init(writer: TapeWriter, options: JSONParsingOptions) {
         self.writer = writer
-        callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: YajlParser.makeCallbacks())
-        handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(writer).toOpaque())
-        writer.handle = handle
-        if let handle {
-            _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
-            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
-            _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
-        }
-    }
-
-    deinit {
-        if let handle { yajl_free(handle) }
-        callbacks.deinitialize(count: 1)
-        callbacks.deallocate()
+        yajl = YajlHandle(
+            callbacks: YajlParser.makeCallbacks(), context: Unmanaged.passUnretained(writer).toOpaque(), options: options)
+        writer.handle = yajl.handle
     }
 
     /// Switches between the full callbacks and the lean validating ones (see
     /// TapeWriter+Validation.swift). yajl reads the callbacks struct at every event, so this
     /// takes effect from the next `yajl_parse` call.
     func useValidatingCallbacks(_ validating: Bool) {
-        callbacks.pointee = validating ? YajlParser.makeValidatingCallbacks() : YajlParser.makeCallbacks()
+        yajl.callbacks.pointee = validating ? YajlParser.makeValidatingCallbacks() : YajlParser.makeCallbacks()
     }
 
     /// Feeds `count` bytes at `bytes` to yajl; callbacks run before this returns.
     func parse(_ bytes: UnsafePointer<UInt8>, count: Int) -> Status {
-        guard let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
-        return status(yajl_parse(handle, bytes, count), handle: handle)
+        guard let handle else { return .noParser }
+        return YajlParser.status(yajl_parse(handle, bytes, count), handle: handle)
     }
 
     /// Tells yajl the input has ended, so it can finish a trailing number or report truncation.
     func complete() -> Status {
-        guard let handle else { return .failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0) }
-        return status(yajl_complete_parse(handle), handle: handle)
+        guard let handle else { return .noParser }
+        return YajlParser.status(yajl_complete_parse(handle), handle: handle)
     }
 
-    private func status(_ status: yajl_status, handle: yajl_handle) -> Status {
+    /// Spool's view of how a call into yajl ended (also ``YajlEventRecorder``'s).
+    static func status(_ status: yajl_status, handle: yajl_handle) -> Status {
         switch status {
         case yajl_status_ok:
             return .ok

@@ -35,24 +35,15 @@ final class YajlSyntaxCheck {
     }
 
     let state: State
-    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
-    private let handle: yajl_handle?
+    private let yajl: YajlHandle
+    private var handle: yajl_handle? { yajl.handle }
 
     init(options: JSONParsingOptions) {
         state = State(options: options)
-        callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: YajlSyntaxCheck.makeCallbacks())
-        handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(state).toOpaque())
-        state.handle = handle
-        if let handle {
-            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
-        }
-    }
-
-    deinit {
-        if let handle { yajl_free(handle) }
-        callbacks.deinitialize(count: 1)
-        callbacks.deallocate()
+        yajl = YajlHandle(
+            callbacks: YajlSyntaxCheck.makeCallbacks(), context: Unmanaged.passUnretained(state).toOpaque(),
+            options: options)
+        state.handle = yajl.handle
     }
 
     /// Feeds `count` bytes, which start at absolute offset `base`, to yajl. False when yajl

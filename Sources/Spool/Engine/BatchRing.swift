@@ -1,0 +1,84 @@
+import Dispatch
+import Synchronization
+
+/// The hand-over between a background thread that fills batches and the reader's thread that
+/// empties them, in order, through a ring of a few reusable batches (``BackgroundParser``,
+/// ``BackgroundYajl``).
+///
+/// A batch belongs to the background thread between ``nextFree()`` and ``ship()``, and to the
+/// reader's thread between ``take()`` and ``give()``; the semaphores order every hand-over,
+/// which is why this type, and the batches it hands over, need no locks
+/// (`@unchecked Sendable`).
+final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
+    let batches: [Batch]
+    /// Batches filled and not yet taken.
+    private let ready = DispatchSemaphore(value: 0)
+    /// Batches free for the producer. Created at 0 and signalled up: libdispatch traps when a
+    /// semaphore is freed below the value it was created with, which a cancelled run can leave.
+    private let free = DispatchSemaphore(value: 0)
+    private let cancelled = Atomic<Bool>(false)
+    /// Batches shipped so far, for the reader's thread to spin on briefly before it sleeps.
+    private let shipped = Atomic<Int>(0)
+
+    // Background thread's.
+    private var produceIndex = 0
+    // Reader's thread's.
+    private var consumeIndex = 0
+    private var taken = 0
+
+    init(_ batches: [Batch]) {
+        self.batches = batches
+        for _ in batches { free.signal() }
+    }
+
+    // MARK: - Background thread
+
+    /// Runs `body` on a new background thread. `body` keeps what it captures alive until it returns.
+    static func startThread(_ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async(execute: body)
+    }
+
+    /// Whether the reader has gone (``cancel()``): the background thread should stop.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Waits for the next batch the reader has given back; nil once cancelled.
+    func nextFree() -> Batch? {
+        free.wait()
+        if isCancelled { return nil }
+        return batches[produceIndex]
+    }
+
+    /// Hands the batch from ``nextFree()`` to the reader.
+    func ship() {
+        produceIndex = (produceIndex + 1) % batches.count
+        shipped.add(1, ordering: .releasing)
+        ready.signal()
+    }
+
+    // MARK: - Reader's thread
+
+    /// Waits for the next filled batch.
+    func take() -> Batch {
+        // A batch is usually a few hundred microseconds away: waiting for it awake costs less
+        // than sleeping, which on a virtual machine can take as long to wake from.
+        var spins = 0
+        while shipped.load(ordering: .acquiring) == taken && spins < 20_000 { spins &+= 1 }
+        ready.wait()
+        taken &+= 1
+        let batch = batches[consumeIndex]
+        consumeIndex = (consumeIndex + 1) % batches.count
+        return batch
+    }
+
+    /// Gives a batch back to the background thread; batches go back in the order taken.
+    func give() {
+        free.signal()
+    }
+
+    /// Asks the background thread to stop at its next step. Does not wait for it: it may be
+    /// blocked in `read(2)` on a pipe, and owns everything it touches.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        free.signal()
+    }
+}

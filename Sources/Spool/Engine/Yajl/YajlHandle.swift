@@ -1,0 +1,30 @@
+internal import CYajl
+
+/// One yajl 2.1 parser handle and the callbacks struct it points at, set up from the options
+/// and freed together (for ``YajlParser``, ``YajlEventRecorder`` and ``YajlSyntaxCheck``).
+///
+/// yajl keeps the *pointer* to the callbacks (it does not copy them) and takes its context only
+/// in `yajl_alloc`, so the callbacks live at a stable allocated address, and the context must
+/// outlive the handle.
+final class YajlHandle {
+    let callbacks: UnsafeMutablePointer<yajl_callbacks>
+    /// Nil when yajl could not allocate a parser.
+    let handle: yajl_handle?
+
+    init(callbacks table: yajl_callbacks, context: UnsafeMutableRawPointer, options: JSONParsingOptions) {
+        callbacks = .allocate(capacity: 1)
+        callbacks.initialize(to: table)
+        handle = yajl_alloc(callbacks, nil, context)
+        if let handle {
+            _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
+            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
+            _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
+        }
+    }
+
+    deinit {
+        if let handle { yajl_free(handle) }
+        callbacks.deinitialize(count: 1)
+        callbacks.deallocate()
+    }
+}
