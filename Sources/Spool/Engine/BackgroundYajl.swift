@@ -76,6 +76,9 @@ final class BackgroundYajl: @unchecked Sendable {
     /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
     /// which costs the parsing thread a system call.
     private let batchChunks = 2
+    /// A second chunk only while the batch holds fewer events than this: dense input (a chunk of
+    /// `1,1,1,...` logs 32,768 events) ships one chunk at a time, to bound what is in flight.
+    private let batchEvents = 16_384
 
     // Consumer's.
     private(set) var isFinished = false
@@ -125,7 +128,7 @@ final class BackgroundYajl: @unchecked Sendable {
                     finished = count == 0
                     filled = count >= chunkSize
                     chunks += 1
-                } while !finished && filled && chunks < batchChunks
+                } while !finished && filled && chunks < batchChunks && batch.log.count < batchEvents
             } catch {
                 batch.error = error
                 finished = true
