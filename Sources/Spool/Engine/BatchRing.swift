@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 
@@ -9,6 +16,12 @@ import Synchronization
 /// reader's thread between ``take()`` and ``give()``; the semaphores order every hand-over,
 /// which is why this type, and the batches it hands over, need no locks
 /// (`@unchecked Sendable`).
+/// A thread's work, passed through `pthread_create`'s context pointer.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
 final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
     let batches: [Batch]
     /// Batches filled and not yet taken.
@@ -33,9 +46,34 @@ final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
 
     // MARK: - Background thread
 
-    /// Runs `body` on a new background thread. `body` keeps what it captures alive until it returns.
+    /// Runs `body` on a thread of its own (outside any pool: it blocks in `read(2)` and on the
+    /// ring). `body` keeps what it captures alive until it returns.
     static func startThread(_ body: @escaping @Sendable () -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async(execute: body)
+        let work = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, nil, { argument in
+            #if canImport(Darwin)
+            Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
+            #else
+            if let argument { Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body() }
+            #endif
+            return nil
+        }, work)
+        if status == 0 {
+            #if canImport(Darwin)
+            if let thread { pthread_detach(thread) }
+            #else
+            pthread_detach(thread)
+            #endif
+        } else {
+            // No thread to be had: run on a shared one instead.
+            let body = Unmanaged<ThreadBody>.fromOpaque(work).takeRetainedValue().body
+            DispatchQueue.global(qos: .userInitiated).async(execute: body)
+        }
     }
 
     /// Whether the reader has gone (``cancel()``): the background thread should stop.
