@@ -307,17 +307,18 @@ final class Tokenizer {
         if let error = writer.pendingError { return error }
         let at = foundToken ? writer.scanPos : errorOffset
 
-        // An over-long string or number fails on its length first, whatever else follows,
-        // where the grammar allows it at all (as when it is found unfinished at a chunk's end).
+        // An over-long string or number fails as it does when found unfinished at a chunk's end
+        // (TapeWriter.scanTail), whatever else follows: on the grammar where it may not stand,
+        // else on its length.
         if at < writer.window.end {
             let first = writer.window[at]
             let isString = first == UInt8(ascii: "\"")
             let isNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
-            let allowed = writer.grammarError(at: at, isString: isString) == nil
-            if allowed && isString && errorOffset - at - 1 > options.maxStringLength {
-                writer.failStringTooLong(at: at)
-            } else if allowed && isNumber && errorOffset - at > options.maxNumberLength {
-                writer.failNumberTooLong(at: at)
+            let overLong =
+                isString ? errorOffset - at - 1 > options.maxStringLength : isNumber && errorOffset - at > options.maxNumberLength
+            if overLong {
+                if let grammar = writer.grammarError(at: at, isString: isString) { return grammar }
+                if isString { writer.failStringTooLong(at: at) } else { writer.failNumberTooLong(at: at) }
             }
             if let error = writer.pendingError { return error }
         }

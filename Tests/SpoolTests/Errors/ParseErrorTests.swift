@@ -181,6 +181,10 @@ struct LimitsAgainstGrammarTests {
             ("[1] " + digits, "1:5: error: expected end of input after the top-level value, found a number"),
             ("[" + digits + "]", "1:2: error: number is longer than the maximum of 10 bytes (JSONParsingOptions.maxNumberLength) (at [0])"),
             (#"[1 ""# + digits + #""]"#, "1:4: error: expected ',' or ']' after array element, found a string (at [1])"),
+            // Found by fuzzing too: the same when the long token is also malformed further on,
+            // which yajl reports first when it sees the whole token in one call.
+            ("[[]" + digits + ".[", "1:4: error: expected ',' or ']' after array element, found a number (at [1])"),
+            (#"[1 ""# + digits + #"\q"]"#, "1:4: error: expected ',' or ']' after array element, found a string (at [1])"),
         ]
         for (input, expected) in cases {
             let error = try #require(readAll(input, chunkSize: chunkSize, options: options).error, "\(input)")
