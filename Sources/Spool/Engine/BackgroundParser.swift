@@ -53,7 +53,7 @@ final class BackgroundParser: @unchecked Sendable {
 
     /// Starts the background thread. It keeps this object alive until it has finished.
     func start() {
-        BatchRing<Batch>.startThread { self.produce() }
+        ring.start { batch in self.fill(batch) }
     }
 
     /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
@@ -63,34 +63,32 @@ final class BackgroundParser: @unchecked Sendable {
 
     // MARK: - Producer
 
-    private func produce() {
+    /// Parses into `batch` up to `batchChunks` chunks while the source fills whole chunks (a
+    /// file); a short read (a pipe that has paused) ships at once, more while a long token is held
+    /// back. Returns true once the input has ended.
+    private func fill(_ batch: Batch) -> Bool {
         var finished = false
-        while !finished {
-            guard let batch = ring.nextFree() else { return }
-            do {
-                // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
-                // read (a pipe that has paused) ships at once. More while a long token is held back.
-                var chunks = 0
-                var filled: Bool
-                repeat {
-                    if ring.isCancelled { return }
-                    tokenizer.compactWindow()
-                    let before = tokenizer.bytesReceived
-                    finished = try !tokenizer.readChunk(from: source)
-                    filled = tokenizer.bytesReceived - before >= tokenizer.chunkSize
-                    chunks += 1
-                } while !finished && (tokenizer.tape.count == 0 || (filled && chunks < batchChunks))
-            } catch {
-                batch.error = error
-                finished = true
-            }
-            tokenizer.shipTape(into: batch.tape)
-            swap(&batch.patches, &tokenizer.writer.latePatches)
-            batch.bytesRead = tokenizer.bytesReceived
-            batch.topLevelCount = tokenizer.writer.topLevelCount
-            batch.isLast = finished
-            ring.ship()
+        do {
+            var chunks = 0
+            var filled: Bool
+            repeat {
+                if ring.isCancelled { return true }
+                tokenizer.compactWindow()
+                let before = tokenizer.bytesReceived
+                finished = try !tokenizer.readChunk(from: source)
+                filled = tokenizer.bytesReceived - before >= tokenizer.chunkSize
+                chunks += 1
+            } while !finished && (tokenizer.tape.count == 0 || (filled && chunks < batchChunks))
+        } catch {
+            batch.error = error
+            finished = true
         }
+        tokenizer.shipTape(into: batch.tape)
+        swap(&batch.patches, &tokenizer.writer.latePatches)
+        batch.bytesRead = tokenizer.bytesReceived
+        batch.topLevelCount = tokenizer.writer.topLevelCount
+        batch.isLast = finished
+        return finished
     }
 
     // MARK: - Consumer

@@ -29,32 +29,12 @@ final class BackgroundYajl: @unchecked Sendable {
     /// One shipment: bytes read and the calls made on them.
     final class Batch {
         /// The bytes read since the last batch, in order.
-        var bytes: UnsafeMutableRawBufferPointer
-        var byteCount = 0
+        var bytes: [UInt8] = []
         /// yajl's calls, with their events.
         let log = YajlEventLog()
         /// A read error, after everything before it.
         var error: (any Error)?
         var isLast = false
-
-        init(capacity: Int) {
-            bytes = .allocate(byteCount: capacity, alignment: 16)
-        }
-
-        deinit { bytes.deallocate() }
-
-        func append(_ source: UnsafeRawBufferPointer) {
-            guard source.count > 0, let from = source.baseAddress else { return }
-            if bytes.count - byteCount < source.count {
-                let fresh = UnsafeMutableRawBufferPointer.allocate(
-                    byteCount: max(bytes.count * 2, byteCount + source.count), alignment: 16)
-                if byteCount > 0, let old = bytes.baseAddress { fresh.baseAddress?.copyMemory(from: old, byteCount: byteCount) }
-                bytes.deallocate()
-                bytes = fresh
-            }
-            bytes.baseAddress.map { ($0 + byteCount).copyMemory(from: from, byteCount: source.count) }
-            byteCount += source.count
-        }
     }
 
     private let ring: BatchRing<Batch>
@@ -93,7 +73,7 @@ final class BackgroundYajl: @unchecked Sendable {
         allowsComments = options.allowsComments
         chunkSize = options.effectiveChunkSize
         window = InputWindow(capacity: chunkSize + 256)
-        ring = BatchRing((0..<depth).map { _ in Batch(capacity: options.effectiveChunkSize) })
+        ring = BatchRing((0..<depth).map { _ in Batch() })
     }
 
     deinit {
@@ -102,7 +82,7 @@ final class BackgroundYajl: @unchecked Sendable {
 
     /// Starts the background thread. It keeps this object alive until it has finished.
     func start() {
-        BatchRing<Batch>.startThread { self.produce() }
+        ring.start { batch in self.fill(batch) }
     }
 
     /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
@@ -112,59 +92,48 @@ final class BackgroundYajl: @unchecked Sendable {
 
     // MARK: - Producer
 
-    private func produce() {
+    /// Reads into `batch` up to `batchChunks` chunks while the source fills whole chunks (a
+    /// file) and the batch holds fewer than `batchEvents` events; a short read (a pipe that has
+    /// paused) ships at once. Returns true once the input has ended.
+    private func fill(_ batch: Batch) -> Bool {
+        recorder.state.log = batch.log
         var finished = false
-        while !finished {
-            guard let batch = ring.nextFree() else { return }
-            recorder.state.log = batch.log
-            do {
-                // Up to `batchChunks` chunks while the source fills whole chunks (a file); a short
-                // read (a pipe that has paused) ships at once.
-                var chunks = 0
-                var filled: Bool
-                repeat {
-                    if ring.isCancelled { return }
-                    let count = try readChunk(into: batch)
-                    finished = count == 0
-                    filled = count >= chunkSize
-                    chunks += 1
-                } while !finished && filled && chunks < batchChunks && batch.log.count < batchEvents
-            } catch {
-                batch.error = error
-                finished = true
-            }
-            batch.isLast = finished
-            ring.ship()
+        do {
+            var chunks = 0
+            var filled: Bool
+            repeat {
+                if ring.isCancelled { return true }
+                let count = try readChunk(into: batch)
+                finished = count == 0
+                filled = count >= chunkSize
+                chunks += 1
+            } while !finished && filled && chunks < batchChunks && batch.log.count < batchEvents
+        } catch {
+            batch.error = error
+            finished = true
         }
+        batch.isLast = finished
+        return finished
     }
 
     /// Reads one chunk, ships its bytes and gives yajl what it may have; at the end of the
     /// input, finishes. Returns the bytes read.
     private func readChunk(into batch: Batch) throws(InputError) -> Int {
         window.discard(below: stopped ? window.end : parsedEnd, preferredCapacity: chunkSize + 256)
-        let space = window.freeSpace(minimum: chunkSize)
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
+        let count = try window.read(from: source, upTo: chunkSize)
         if count > 0 {
-            batch.append(UnsafeRawBufferPointer(rebasing: space.prefix(count)))
-            window.commit(count)
+            batch.bytes.append(contentsOf: UnsafeBufferPointer(start: window.pointer(at: window.end - count), count: count))
         }
         guard !stopped else { return count }
         if count == 0 {
             if window.end > parsedEnd { parse(to: window.end) }
             if !stopped { _ = recorder.complete() }
             stopped = true
-        } else if shouldParse {
+        } else if Tokenizer.shouldParse(available: window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart) {
+            // The tokenizer's rule, with the pending token as the bytes after the last event show it.
             parse(to: window.end)
         }
         return count
-    }
-
-    /// ``Tokenizer/shouldParse``'s rule, with the pending token as the bytes after the last event show it.
-    private var shouldParse: Bool {
-        let available = window.end - parsedEnd
-        guard available > 0 else { return false }
-        guard let pendingStart else { return true }
-        return available >= min(parsedEnd - pendingStart, 1 << 30)
     }
 
     /// One call to yajl over the bytes from `parsedEnd` to `end`, cut at a form feed or
@@ -210,7 +179,7 @@ final class BackgroundYajl: @unchecked Sendable {
         let batch = take()
         current = batch
         defer { releaseCurrent() }
-        if batch.byteCount > 0 { tokenizer.append(UnsafeRawBufferPointer(rebasing: batch.bytes.prefix(batch.byteCount))) }
+        batch.bytes.withUnsafeBytes { tokenizer.append($0) }
         for call in batch.log.calls {
             try tokenizer.replay(call, of: batch.log)
         }
@@ -226,7 +195,7 @@ final class BackgroundYajl: @unchecked Sendable {
             // keeping the ring's order, and the producer can go on reading.
             releaseCurrent()
             let batch = take()
-            spare.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.bytes.prefix(batch.byteCount)))
+            spare.append(contentsOf: batch.bytes)
             give(batch)
         }
         let count = min(buffer.count, spare.count)
@@ -252,7 +221,7 @@ final class BackgroundYajl: @unchecked Sendable {
     }
 
     private func give(_ batch: Batch) {
-        batch.byteCount = 0
+        batch.bytes.removeAll(keepingCapacity: true)
         batch.log.reset()
         batch.error = nil
         ring.give()

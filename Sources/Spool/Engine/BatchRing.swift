@@ -8,20 +8,19 @@ import Darwin
 import Dispatch
 import Synchronization
 
-/// The hand-over between a background thread that fills batches and the reader's thread that
-/// empties them, in order, through a ring of a few reusable batches (``BackgroundParser``,
-/// ``BackgroundYajl``).
-///
-/// A batch belongs to the background thread between ``nextFree()`` and ``ship()``, and to the
-/// reader's thread between ``take()`` and ``give()``; the semaphores order every hand-over,
-/// which is why this type, and the batches it hands over, need no locks
-/// (`@unchecked Sendable`).
 /// A thread's work, passed through `pthread_create`'s context pointer.
 private final class ThreadBody {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
+/// The hand-over between a background thread that fills batches and the reader's thread that
+/// empties them, in order, through a ring of a few reusable batches (``BackgroundParser``,
+/// ``BackgroundYajl``).
+///
+/// A batch belongs to the background thread while it is being filled, and to the reader's
+/// thread between ``take()`` and ``give()``; the semaphores order every hand-over, which is why
+/// this type, and the batches it hands over, need no locks (`@unchecked Sendable`).
 final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
     let batches: [Batch]
     /// Batches filled and not yet taken.
@@ -46,9 +45,23 @@ final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
 
     // MARK: - Background thread
 
+    /// Starts the background thread. It fills each free batch with `fill`, which returns true
+    /// once the input has ended (or on ``isCancelled``), and hands it to the reader, until then
+    /// or until the reader has gone. The thread keeps what `fill` captures alive until it stops.
+    func start(filling fill: @escaping @Sendable (Batch) -> Bool) {
+        BatchRing.startThread {
+            var finished = false
+            while !finished {
+                guard let batch = self.nextFree() else { return }
+                finished = fill(batch)
+                self.ship()
+            }
+        }
+    }
+
     /// Runs `body` on a thread of its own (outside any pool: it blocks in `read(2)` and on the
-    /// ring). `body` keeps what it captures alive until it returns.
-    static func startThread(_ body: @escaping @Sendable () -> Void) {
+    /// ring).
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?
@@ -80,14 +93,14 @@ final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Waits for the next batch the reader has given back; nil once cancelled.
-    func nextFree() -> Batch? {
+    private func nextFree() -> Batch? {
         free.wait()
         if isCancelled { return nil }
         return batches[produceIndex]
     }
 
     /// Hands the batch from ``nextFree()`` to the reader.
-    func ship() {
+    private func ship() {
         produceIndex = (produceIndex + 1) % batches.count
         shipped.add(1, ordering: .releasing)
         ready.signal()

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The bytes of input that Spool still needs: from a little before the oldest unfinished token
 /// to the last byte read. Offsets are absolute (counted from the start of the input).
 ///
@@ -60,21 +52,20 @@ struct InputWindow {
         count += min(max(0, written), capacity - count)
     }
 
+    /// Reads up to `count` bytes from `source` into the free space, growing the storage when
+    /// needed. Returns how many were read: 0 at the end of the input.
+    mutating func read(from source: any ByteSource, upTo count: Int) throws(InputError) -> Int {
+        let space = freeSpace(minimum: count)
+        let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(count)))
+        commit(read)
+        return read
+    }
+
     /// The first form feed or vertical tab from `start` to `end`: whitespace to yajl, an error
     /// to Spool (outside comments).
     func firstBadWhitespace(from start: Int, to end: Int) -> Int? {
         guard start < end else { return nil }
-        let base = pointer(at: start)
-        var limit = end - start
-        var found: Int?
-        for byte: Int32 in [0x0C, 0x0B] {
-            if let hit = memchr(base, byte, limit) {
-                let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-                found = offset
-                limit = offset
-            }
-        }
-        return found.map { start + $0 }
+        return StrictnessScan.firstBadWhitespace(pointer(at: start), count: end - start).map { start + $0 }
     }
 
     /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and

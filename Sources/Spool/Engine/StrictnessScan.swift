@@ -26,7 +26,7 @@ struct StrictnessScan {
     /// escape or a UTF-8 sequence not wholly in view; `count` when there is none). At the end
     /// of the input (`atEnd`), everything is scanned.
     func scan(_ bytes: UnsafePointer<UInt8>, count: Int, atEnd: Bool) -> Int? {
-        if hasByte(bytes, count, 0x0C) || hasByte(bytes, count, 0x0B) { return nil }
+        if StrictnessScan.firstBadWhitespace(bytes, count: count) != nil { return nil }
         var resume = count
         // Escapes, from one backslash to the next.
         var i = 0
@@ -72,7 +72,17 @@ struct StrictnessScan {
         return true
     }
 
-    private func hasByte(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ byte: Int32) -> Bool {
-        count > 0 && memchr(bytes, byte, count) != nil
+    /// The index of the first form feed or vertical tab among `count` bytes: whitespace to yajl,
+    /// an error to Spool (outside comments).
+    static func firstBadWhitespace(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
+        var limit = count
+        var found: Int?
+        for byte: Int32 in [0x0C, 0x0B] where limit > 0 {
+            if let hit = memchr(bytes, byte, limit) {
+                limit = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes)
+                found = limit
+            }
+        }
+        return found
     }
 }

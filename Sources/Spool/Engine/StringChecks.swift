@@ -150,21 +150,20 @@ enum StringChecks {
     /// At a byte >= 0x80: checks one UTF-8 sequence strictly (RFC 3629) and skips it.
     static func checkUTF8Sequence(_ p: UnsafePointer<UInt8>, _ count: Int, _ i: inout Int) -> Failure? {
         let lead = p[i]
-        let length: Int
+        let length = sequenceLength(lead: lead)
+        if length == 1 {
+            let what = lead == 0xC0 || lead == 0xC1 ? "overlong encoding (byte 0x\(hexByte(lead)))" : "unexpected byte 0x\(hexByte(lead))"
+            return Failure(index: i, message: "invalid UTF-8 in string: \(what)")
+        }
+        // The second byte's range, narrower after these leads (RFC 3629).
         var lower: UInt8 = 0x80
         var upper: UInt8 = 0xBF
         switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        case 0xC0, 0xC1:
-            return Failure(index: i, message: "invalid UTF-8 in string: overlong encoding (byte 0x\(hexByte(lead)))")
-        default:
-            return Failure(index: i, message: "invalid UTF-8 in string: unexpected byte 0x\(hexByte(lead))")
+        case 0xE0: lower = 0xA0
+        case 0xED: upper = 0x9F
+        case 0xF0: lower = 0x90
+        case 0xF4: upper = 0x8F
+        default: break
         }
         guard i + length <= count else {
             return Failure(index: i, message: "invalid UTF-8 in string: truncated sequence")

@@ -190,12 +190,6 @@ extension TapeWriter {
         return afterValue && !separatorSeen ? expected("',' or ']' after array element") : nil
     }
 
-    /// The first form feed or vertical tab in `start..<end`, if any. Outside comments, either is
-    /// an error wherever it appears: yajl rejects them inside strings, Spool between tokens.
-    func firstBadWhitespace(from start: Int, to end: Int) -> Int? {
-        window.firstBadWhitespace(from: start, to: end)
-    }
-
     /// The error for a form feed or vertical tab at `offset`, once yajl has parsed everything
     /// before it: inside a string it must be escaped; between tokens it is not whitespace.
     func badWhitespaceError(at offset: Int) -> PendingError {

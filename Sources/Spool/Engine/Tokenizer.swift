@@ -77,13 +77,10 @@ final class Tokenizer {
     /// Reads up to one chunk from `source` into the window and parses it; at the end of the
     /// input, finishes instead. Returns false once the input has ended.
     func readChunk(from source: any ByteSource) throws -> Bool {
-        let space = freeSpace(minimum: chunkSize)
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(chunkSize)))
-        if count == 0 {
+        if try writer.window.read(from: source, upTo: chunkSize) == 0 {
             try finish()
             return false
         }
-        commit(count)
         try parseAvailable()
         return true
     }
@@ -99,7 +96,12 @@ final class Tokenizer {
     /// Whether yajl should be given the unparsed bytes now, or wait for more (see the type's
     /// note on linear time). Always true once the input has ended.
     var shouldParse: Bool {
-        let available = writer.window.end - parsedEnd
+        Tokenizer.shouldParse(available: writer.window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart)
+    }
+
+    /// The rule behind ``shouldParse`` (also ``BackgroundYajl``'s): parse `available` new bytes
+    /// unless a token that began at `pendingStart` is unfinished and they are fewer than its own.
+    static func shouldParse(available: Int, parsedEnd: Int, pendingStart: Int?) -> Bool {
         guard available > 0 else { return false }
         guard let pendingStart else { return true }
         return available >= min(parsedEnd - pendingStart, 1 << 30)
@@ -113,7 +115,9 @@ final class Tokenizer {
         if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
         // A form feed or vertical tab is an error wherever it is (outside comments); yajl first
         // parses what comes before it, so an earlier error still wins, whatever the chunking.
-        let badWhitespace = options.allowsComments ? nil : writer.firstBadWhitespace(from: parsedEnd, to: end)
+        // Outside comments either is an error wherever it appears: yajl rejects them inside
+        // strings, Spool between tokens.
+        let badWhitespace = options.allowsComments ? nil : writer.window.firstBadWhitespace(from: parsedEnd, to: end)
         try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
             parser.parse(chunk, count: count)
         }
