@@ -301,6 +301,15 @@ public final class JSONReader {
         tape.lastIndex(ofValueAt: index) != nil
     }
 
+    /// Reads until the value starting at `index` is wholly on the tape: its last token's index,
+    /// or nil when the input ends first.
+    func readToEnd(ofValueAt index: Int) throws -> Int? {
+        while true {
+            if let last = tape.lastIndex(ofValueAt: index) { return last }
+            guard try ensureToken(at: tape.end) else { return nil }
+        }
+    }
+
     /// Reads until the value starting at `start` (the next token) is complete on the tape, then
     /// moves past it without walking its tokens. Used with `pinnedFrom` by whole-value decoding.
     func readWholeValue(at start: Int) throws {
@@ -308,10 +317,7 @@ public final class JSONReader {
             _ = try next()  // at the end: lets the reader report why (e.g. an empty input)
             return
         }
-        while tape.lastIndex(ofValueAt: start) == nil {
-            guard try ensureToken(at: tape.end) else { break }
-        }
-        let end = tape.lastIndex(ofValueAt: start) ?? start
+        let end = try readToEnd(ofValueAt: start) ?? start
         // The cursor steps over the value as one: the path tracker sees its first token only.
         cursorPath.didRead(tape[start].kind, at: start)
         if tape[start].isContainerStart { cursorPath.didRead(tape[end].kind, at: end) }

@@ -74,13 +74,13 @@ final class DecodingContext {
 
     @inline(never)
     private func readOn(to index: Int) throws {
-        guard let filler else { return }
-        while index >= tape.end {
-            guard try filler.ensureToken(at: index) else {
-                // The reader reports a truncated document itself; this is only a safety net.
-                throw DecodeError(code: .custom, keyPath: basePath, message: "the input ended inside the value being decoded")
-            }
-        }
+        guard let filler, index >= tape.end else { return }
+        guard try filler.ensureToken(at: index) else { throw endedInsideValue() }
+    }
+
+    /// The reader reports a truncated document itself; this is only a safety net.
+    private func endedInsideValue() -> DecodeError {
+        DecodeError(code: .custom, keyPath: basePath, message: "the input ended inside the value being decoded")
     }
 
     /// The absolute index of the last token of the value that starts at `index`, reading on
@@ -94,11 +94,9 @@ final class DecodingContext {
 
     @inline(never)
     private func readOn(toEndOf index: Int) throws -> Int {
-        while filler != nil {
-            try readOn(to: tape.end)
-            if let last = tape.lastIndex(ofValueAt: index) { return last }
-        }
-        return index  // not reached: a complete tape has every end
+        guard let filler else { return index }  // not reached: a complete tape has every end
+        guard let last = try filler.readToEnd(ofValueAt: index) else { throw endedInsideValue() }
+        return last
     }
 
     /// Calls `body` with the index of each element of the array at `container`, or each key of
@@ -116,9 +114,8 @@ final class DecodingContext {
         var children = 0
         while true {
             try ensure(child)
-            let kind = tape[child].kind
-            if kind == .arrayEnd || kind == .objectEnd { break }  // the container's own end
-            let value = kind == .key ? child + 1 : child
+            if tape[child].isContainerEnd { break }  // the container's own end
+            let value = tape[child].kind == .key ? child + 1 : child
             try body(child)
             child = try lastIndex(ofValueAt: value) + 1
             if releases {
@@ -135,20 +132,16 @@ final class DecodingContext {
         }
     }
 
-    /// Reads the rest of the document (for error paths, which walk it from the root).
-    func complete() {
-        if filler != nil { _ = try? lastIndex(ofValueAt: rootIndex) }
-    }
-
-    /// The path from the document root to the token at `index`.
+    /// The path from the document root to the token at `index`. It reads nothing more: a
+    /// container still open (its end not parsed yet) runs to the end of the tape, which holds
+    /// `index`.
     func path(of index: Int) -> JSONKeyPath {
-        complete()
         var components = basePath.components
         var node = rootIndex
         while node != index, tape.contains(node) {
             let token = tape[node]
-            guard token.isContainerStart, token.payload > node else { break }
-            let end = token.payload
+            guard token.isContainerStart else { break }
+            let end = token.payload > node ? token.payload : tape.end
             var child = node + 1
             var position = 0
             var found = false
@@ -160,7 +153,7 @@ final class DecodingContext {
                 }
                 if token.kind == .objectStart {
                     let value = child + 1
-                    let last = tape.lastIndex(ofValueAt: value) ?? value
+                    let last = tape.lastIndex(ofValueAt: value) ?? max(value, tape.end - 1)
                     if index == child || (index >= value && index <= last) {
                         components.append(.key(String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)))
                         if index == child { return JSONKeyPath(components) }
@@ -170,7 +163,7 @@ final class DecodingContext {
                     }
                     child = last + 1
                 } else {
-                    let last = tape.lastIndex(ofValueAt: child) ?? child
+                    let last = tape.lastIndex(ofValueAt: child) ?? max(child, tape.end - 1)
                     if index >= child && index <= last {
                         components.append(.index(position))
                         node = child

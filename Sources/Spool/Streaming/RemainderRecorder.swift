@@ -29,9 +29,7 @@ final class RemainderRecorder {
             guard let (start, children, _) = open.popLast() else { return }
             copy.payload = start
             copy.length = UInt32(truncatingIfNeeded: children)
-            let end = tape.append(copy)
-            tape[start].payload = end
-            tape[start].length = UInt32(truncatingIfNeeded: children)
+            tape.close(start, end: tape.append(copy), children: children)
         default:
             tape.append(copy)
         }

@@ -23,6 +23,7 @@ extension TokenTape {
         // Text bytes: from the first text token at or after `first` to the first after `stop`.
         let arenaStart = firstText(from: first, to: stop) ?? arenaEnd
         let arenaStop = firstText(from: stop, to: end) ?? arenaEnd
+        releaseLines(from: self[first].offset, keptOffset: stop < end ? self[stop].offset : nil)
         let physicalFirst = physical(first)
         let physicalStop = physical(stop)
         (tokens + physicalFirst).update(from: tokens + physicalStop, count: count &- physicalStop)

@@ -25,7 +25,7 @@ import Darwin
 /// binary search. Compact JSON has a handful of entries; pretty-printed JSON one per line.
 ///
 /// A whole-document decoder may also *release* the decoded elements of one array (or members
-/// of one object) from the middle of the tape (``release(_:through:ofContainer:children:)``):
+/// of one object) from the middle of the tape (``release(_:upTo:ofContainer:children:)``):
 /// they leave a gap of absolute indices that ``contains(_:)`` excludes and nothing may read.
 ///
 /// Storage is two manually managed buffers that only grow; discarding moves the retained
@@ -176,16 +176,30 @@ final class TokenTape {
 
     /// The line `token` (one of this tape's) lies on.
     func line(of token: RawToken) -> LineStart {
-        let offset = token.offset
-        // The last line starting at or before the token.
+        // The last line starting at or before the token. There is none only if the token's line
+        // was never noted, which `noteLine` rules out.
+        let through = linesStarting(atOrBefore: token.offset)
+        return through > 0 ? lines[through - 1] : LineStart(line: 1, offset: 0)
+    }
+
+    /// How many entries of `lines` start at or before `offset` (a binary search).
+    private func linesStarting(atOrBefore offset: Int) -> Int {
         var low = 0
         var high = lines.count
         while low < high {
             let middle = (low + high) / 2
             if lines[middle].offset <= offset { low = middle + 1 } else { high = middle }
         }
-        // `low` is 0 only if the token's line was never noted, which `noteLine` rules out.
-        return low > 0 ? lines[low - 1] : LineStart(line: 1, offset: 0)
+        return low
+    }
+
+    /// Drops the line entries that only released tokens used: from the first released token's
+    /// offset up to the entry of the first token kept after them (at `keptOffset`), or up to
+    /// the last entry, which the next tokens may share, when none is kept yet.
+    func releaseLines(from releasedOffset: Int, keptOffset: Int?) {
+        let low = linesStarting(atOrBefore: releasedOffset - 1)
+        let high = keptOffset.map { linesStarting(atOrBefore: $0) - 1 } ?? lines.count - 1
+        if high > low { lines.removeSubrange(low..<high) }
     }
 
     /// Where `token` (one of this tape's) starts in the input: byte offset, line and column.
@@ -206,9 +220,7 @@ final class TokenTape {
             lastLineOffset = -1
             return
         }
-        let offset = tokens[first].offset
-        var keep = 0
-        while keep + 1 < lines.count && lines[keep + 1].offset <= offset { keep += 1 }
+        let keep = linesStarting(atOrBefore: tokens[first].offset) - 1
         if keep > 0 { lines.removeFirst(keep) }
     }
 
