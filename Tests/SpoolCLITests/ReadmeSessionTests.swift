@@ -39,7 +39,7 @@ struct ReadmeSessionTests {
     static func shell(_ command: String) throws -> String {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = Spool.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
-        return try Spool.output(of: "/bin/sh", ["-c", command + " 2>&1"], environment: environment)
+        return try Spool.run(["-c", command + " 2>&1"], program: URL(fileURLWithPath: "/bin/sh"), environment: environment).stdout
     }
 
     @Test func theReadmeShowsSessions() {

@@ -23,11 +23,16 @@ enum Spool {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> SpoolRun {
+    /// Runs `program` (the `spool` binary unless given) in the repository, with `environment`
+    /// (the test's own unless given).
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, program: URL = executable, environment: [String: String]? = nil
+    ) throws -> SpoolRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = repository
+        if let environment { process.environment = environment }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -45,22 +50,6 @@ enum Spool {
         return SpoolRun(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
-    }
-
-    /// Runs `executable` in the repository with no input and returns its standard output.
-    static func output(of executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -113,9 +113,10 @@ struct StreamingCommandTests {
 struct ProgressBarTests {
     /// Runs `command` under a pseudo-terminal (util-linux `script`), so stderr is a terminal.
     static func onTerminal(_ command: String, environment: [String: String]) throws -> String {
-        try Spool.output(
-            of: "/usr/bin/script", ["-qec", command, "/dev/null"],
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        try Spool.run(
+            ["-qec", command, "/dev/null"], program: URL(fileURLWithPath: "/usr/bin/script"),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        ).stdout
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

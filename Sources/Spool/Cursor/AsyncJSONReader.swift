@@ -55,11 +55,10 @@ public final class AsyncJSONReader {
 
     /// Skips the next value (see ``JSONReader/skipValue()``), awaiting input as needed.
     public func skipValue() async throws {
-        guard var token = try await peek(), token != .objectEnd, token != .arrayEnd else { return }
+        guard let token = try await peek(), token != .objectEnd, token != .arrayEnd else { return }
         if token == .key {
             _ = try await next()
-            guard let value = try await peek() else { return }
-            token = value
+            guard try await peek() != nil else { return }
         }
         var depth = 0
         repeat {

@@ -32,7 +32,7 @@ final class FileByteSource: ByteSource {
         descriptor = fd
         closesDescriptor = true
         totalSize = FileByteSource.regularFileSize(fd)
-        startOffset = totalSize == nil ? nil : 0
+        startOffset = FileByteSource.startOffset(fd, isRegularFile: totalSize != nil)
     }
 
     /// Reads from an open descriptor, which the caller keeps owning unless `closeWhenDone`.
@@ -41,8 +41,7 @@ final class FileByteSource: ByteSource {
         descriptor = fileDescriptor
         closesDescriptor = closeWhenDone
         totalSize = FileByteSource.regularFileSize(fileDescriptor)
-        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
-        startOffset = totalSize == nil || offset < 0 ? nil : offset
+        startOffset = FileByteSource.startOffset(fileDescriptor, isRegularFile: totalSize != nil)
     }
 
     deinit {
@@ -69,6 +68,13 @@ final class FileByteSource: ByteSource {
     func rewind() -> Bool {
         guard let startOffset else { return false }
         return lseek(descriptor, startOffset, SEEK_SET) == startOffset
+    }
+
+    /// Where reading starts in a regular file, for ``rewind()``; nil for anything else.
+    private static func startOffset(_ fd: Int32, isRegularFile: Bool) -> off_t? {
+        guard isRegularFile else { return nil }
+        let offset = lseek(fd, 0, SEEK_CUR)
+        return offset >= 0 ? offset : nil
     }
 
     private static func regularFileSize(_ fd: Int32) -> Int? {

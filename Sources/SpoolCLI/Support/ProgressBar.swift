@@ -63,7 +63,6 @@ final class ProgressBar {
         return "\(minutes):\(rest < 10 ? "0" : "")\(rest)"
     }
 
-
     private static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

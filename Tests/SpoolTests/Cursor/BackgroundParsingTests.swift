@@ -19,22 +19,13 @@ struct BackgroundParsingTests {
         _ bytes: [UInt8], chunkSize: Int, inBackground: Bool, work: JSONReader.BackgroundWork = .yajl
     ) -> (ReadOutcome, Bool) {
         var options = JSONParsingOptions()
-        options.chunkSize = chunkSize
         options.parsesInBackground = inBackground
-        let reader = JSONReader(bytes: bytes, options: options)
-        reader.backgroundWork = work
-        var outcome = ReadOutcome()
-        do {
-            while let token = try reader.next() {
-                let text = reader.withUTF8 { span in (0..<span.count).map { span[$0] } }
-                outcome.tokens.append(
-                    TokenRecord(token: token, text: text, location: reader.location ?? .init(byteOffset: -1, line: 0, column: 0),
-                                path: reader.path.description))
-            }
-        } catch {
-            outcome.error = error as? ParseError
+        var reader: JSONReader?
+        let outcome = readAll(bytes, chunkSize: chunkSize, options: options) {
+            $0.backgroundWork = work
+            reader = $0
         }
-        return (outcome, reader.isParsingInBackground)
+        return (outcome, reader?.isParsingInBackground ?? false)
     }
 
     @Test(arguments: [1, 5], works)

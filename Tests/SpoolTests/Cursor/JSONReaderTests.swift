@@ -327,7 +327,7 @@ struct SkipToEndTests {
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
         for input in Self.inputs {
-            let expected = try #require(readAll(input, chunkSize: chunkSize).error)
+            let expected = try #require(parseError(input, chunkSize: chunkSize))
             #expect(throws: expected) { try JSONReader(string: input, options: options).skipToEnd() }
         }
     }
@@ -356,7 +356,7 @@ struct LineCountingTests {
         let text = "[\n" + String(repeating: band, count: 40) + "  {\"name\": x}\n]\n"
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
-        let cursor = try #require(readAll(text, chunkSize: chunkSize).error)
+        let cursor = try #require(parseError(text, chunkSize: chunkSize))
         #expect(cursor.location.line == 322)
         #expect(throws: cursor) { try JSONReader(string: text, options: options).skipToEnd() }
     }
@@ -370,9 +370,9 @@ struct CommentsAcrossChunksTests {
         var options = JSONParsingOptions()
         options.allowsComments = true
         let text = #"{"a":/*com{"a":*/ocmmen*t/e"b"}"#
-        let error = try #require(readAll(text, chunkSize: chunkSize, options: options).error)
+        let error = try #require(parseError(text, chunkSize: chunkSize, options: options))
         #expect(error.summary == "1:18: error: expected a value, found 'ocmmen' (at a)")
-        let lineComment = try #require(readAll("[1, // note\n x]", chunkSize: chunkSize, options: options).error)
+        let lineComment = try #require(parseError("[1, // note\n x]", chunkSize: chunkSize, options: options))
         #expect(lineComment.location == SourceLocation(byteOffset: 13, line: 2, column: 2))
     }
 }

@@ -133,7 +133,7 @@ struct QuickValidatorTests {
         #expect(lseek(fd, off_t("not json at all".utf8.count), SEEK_SET) > 0)
         var options = JSONParsingOptions()
         options.chunkSize = 4096
-        let expected = try #require(readAll(document, chunkSize: 4096).error)
+        let expected = try #require(parseError(document, chunkSize: 4096))
         #expect(expected.location.line == 2 && expected.location.column == 14)
         #expect(throws: expected) { try JSONReader(fileDescriptor: fd, options: options).skipToEnd() }
     }

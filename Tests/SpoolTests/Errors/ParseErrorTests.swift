@@ -143,12 +143,12 @@ struct LimitTests {
         var options = JSONParsingOptions()
         options.maxStringLength = 10
         #expect(readAll(#"["0123456789"]"#, chunkSize: chunkSize, options: options).error == nil)
-        let error = try #require(readAll(#"["0123456789A"]"#, chunkSize: chunkSize, options: options).error)
+        let error = try #require(parseError(#"["0123456789A"]"#, chunkSize: chunkSize, options: options))
         #expect(error.kind == .limitExceeded)
         #expect(error.location.column == 2)
         let long = "[\"" + String(repeating: "x", count: 5000) + "\u{01}\"]"
         #expect(readAll(long, chunkSize: chunkSize, options: options).error?.kind == .limitExceeded)
-        let keyError = try #require(readAll(#"{"0123456789AB": 1}"#, chunkSize: chunkSize, options: options).error)
+        let keyError = try #require(parseError(#"{"0123456789AB": 1}"#, chunkSize: chunkSize, options: options))
         #expect(keyError.kind == .limitExceeded)
     }
 
@@ -157,7 +157,7 @@ struct LimitTests {
         let ok = "[" + String(repeating: "9", count: 1000) + "]"
         #expect(readAll(ok, chunkSize: chunkSize).error == nil)
         let tooLong = "[" + String(repeating: "9", count: 1001) + "]"
-        let error = try #require(readAll(tooLong, chunkSize: chunkSize).error)
+        let error = try #require(parseError(tooLong, chunkSize: chunkSize))
         #expect(error.kind == .limitExceeded)
         #expect(error.summary.hasPrefix("1:2: error: number is longer than the maximum of 1000 bytes"))
     }
@@ -187,7 +187,7 @@ struct LimitsAgainstGrammarTests {
             (#"[1 ""# + digits + #"\q"]"#, "1:4: error: expected ',' or ']' after array element, found a string (at [1])"),
         ]
         for (input, expected) in cases {
-            let error = try #require(readAll(input, chunkSize: chunkSize, options: options).error, "\(input)")
+            let error = try #require(parseError(input, chunkSize: chunkSize, options: options), "\(input)")
             #expect(error.summary == expected, "\(input) at chunk size \(chunkSize)")
         }
     }
@@ -202,7 +202,7 @@ struct ErrorOrderTests {
         options.allowsMultipleValues = true
         options.maxNumberLength = 40
         let input = #""""""# + String(repeating: "5", count: 60) + "\u{0B}"
-        let error = try #require(readAll(input, chunkSize: chunkSize, options: options).error)
+        let error = try #require(parseError(input, chunkSize: chunkSize, options: options))
         #expect(error.summary == "1:5: error: number is longer than the maximum of 40 bytes (JSONParsingOptions.maxNumberLength)")
     }
 }

@@ -16,10 +16,15 @@ struct ReadOutcome: Hashable {
     var error: ParseError?
 }
 
-func readAll(_ bytes: [UInt8], chunkSize: Int = 65_536, options: JSONParsingOptions = .init()) -> ReadOutcome {
+/// Reads all of `bytes`; `prepare` may set the reader up first (and keep it, to look at it after).
+func readAll(
+    _ bytes: [UInt8], chunkSize: Int = 65_536, options: JSONParsingOptions = .init(),
+    prepare: (JSONReader) -> Void = { _ in }
+) -> ReadOutcome {
     var options = options
     options.chunkSize = chunkSize
     let reader = JSONReader(bytes: bytes, options: options)
+    prepare(reader)
     var outcome = ReadOutcome()
     do {
         while let token = try reader.next() {
