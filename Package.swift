@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Spool",
+    // AsyncIteratorProtocol.next(isolation:) is new in the Swift 6 runtime.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Spool", targets: ["Spool"]),
         .executable(name: "spool", targets: ["SpoolCLI"]),
@@ -23,7 +25,12 @@ let package = Package(
         .target(
             name: "Spool",
             dependencies: ["CYajl"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                // Async API runs on its caller's actor, so main-actor code can use a stream
+                // and hand it a non-Sendable AsyncSequence (Swift 6.2 and later).
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]
         ),
 
         // Tool

@@ -73,6 +73,17 @@ struct ReadmeTests {
         #expect(truncated.description.components(separatedBy: "\n") == Self.block(after: "A truncated input names what is still open"))
     }
 
+    @Test func theOptionsExampleReadsNDJSON() throws {
+        // From the README, verbatim:
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = true   // NDJSON
+        options.maxDepth = 64
+        let reader = JSONReader(string: "{\"a\": 1}\n{\"a\": 2}\n", options: options)
+
+        #expect(try reader.skipToEnd() == 2)
+        #expect(Self.readme.contains(#"let reader = JSONReader(string: "{\"a\": 1}\n{\"a\": 2}\n", options: options)"#))
+    }
+
     @Test func optionDefaultsAreTheDocumentedOnes() {
         let options = JSONParsingOptions()
         #expect(!options.allowsComments && !options.allowsMultipleValues && options.validatesUTF8)
@@ -114,6 +125,29 @@ struct ReadmeModelTests {
         #expect(bands.map(\.name) == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
         #expect(ReadmeTests.readme.contains(#"print(bands.map(\.name))   // ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"]"#))
         #expect(bands[3].homepage == nil && bands[2].status == .hiatus && bands[0].members.count == 3)
+    }
+
+    @Test func keepingReleasedElementsAsTheReadmeShows() throws {
+        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
+        // From the README, verbatim:
+        var options = JSONParsingOptions()
+        options.releasesDecodedElements = false
+        let catalog = try [ReadmeBand].decodeValue(contentsOfFile: "Examples/bands.json", rootKeyPath: "objects", options: options)
+
+        #expect(catalog.count == 4)
+        #expect(ReadmeTests.readme.contains("options.releasesDecodedElements = false\nlet catalog = try [Band]"))
+    }
+
+    @Test func joinedPathsNeedParenthesesAfterAnOperator() throws {
+        struct Venue: JSONDecodable {
+            let name: String
+            static func decode(_ e: Extractor) throws -> Venue {
+                let base: JSONKeyPath = "location"
+                return try Venue(name: e <| (base + "name"))
+            }
+        }
+        #expect(try Venue.decodeValue(from: #"{"location": {"name": "Park"}}"#).name == "Park")
+        #expect(ReadmeTests.readme.contains(#"`e <| (base + "name")`"#))
     }
 
     @Test func theErrorExampleIsReal() throws {
@@ -160,7 +194,8 @@ struct ReadmeStreamingTests {
 
 @Suite("README async streaming")
 struct ReadmeAsyncStreamingTests {
-    @Test func theAsyncExampleRuns() async throws {
+    /// On the main actor, as top-level code in `main.swift` runs.
+    @MainActor @Test func theAsyncExampleRuns() async throws {
         let body = AsyncJSONStreamTests.chunks(JSONStreamTests.sample, sizes: [100])
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

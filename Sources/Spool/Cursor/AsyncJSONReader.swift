@@ -10,25 +10,24 @@
 ///
 /// Tokens, paths, locations and errors are exactly those a ``JSONReader`` gives for the same
 /// bytes. Byte sequences are gathered into chunks of ``JSONParsingOptions/chunkSize`` before
-/// parsing. Like ``JSONReader``, it is a single-task object.
+/// parsing. Like ``JSONReader``, it is a single-task object; its `async` members run on the
+/// caller's actor (see ``AsyncJSONStream``).
 public final class AsyncJSONReader {
     let reader: JSONReader
-    private let nextChunk: () async throws -> [UInt8]?
+    private let source: any ChunkSource
 
     /// Reads from an asynchronous sequence of bytes.
     public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init())
     where Bytes.Element == UInt8 {
         reader = JSONReader.incremental(options: options)
-        let puller = BytePuller(bytes.makeAsyncIterator(), chunkSize: options.effectiveChunkSize)
-        nextChunk = { try await puller.next() }
+        source = BytePuller(bytes.makeAsyncIterator(), chunkSize: options.effectiveChunkSize)
     }
 
     /// Reads from an asynchronous sequence of byte chunks of any size.
     public init<Chunks: AsyncSequence>(chunks: Chunks, options: JSONParsingOptions = .init())
     where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
         reader = JSONReader.incremental(options: options)
-        let puller = ChunkPuller(chunks.makeAsyncIterator())
-        nextChunk = { try await puller.next() }
+        source = ChunkPuller(chunks.makeAsyncIterator())
     }
 
     /// Moves to the next token, awaiting input as needed; `nil` at the end of the input.
@@ -45,7 +44,7 @@ public final class AsyncJSONReader {
     /// had already ended.
     func fill() async throws -> Bool {
         if reader.isInputFinished { return false }
-        if let chunk = try await nextChunk() {
+        if let chunk = try await source.next() {
             try reader.append(chunk)
         } else {
             try reader.finishInput()
@@ -94,8 +93,17 @@ public final class AsyncJSONReader {
     public var bytesRead: Int { reader.bytesRead }
 }
 
+/// Where an ``AsyncJSONReader`` gets its next chunk; `nil` at the end of the input.
+///
+/// A protocol rather than a stored `() async throws -> [UInt8]?` closure: with nonisolated async
+/// code running on its caller's actor (Package.swift), the stored closure crashed in the Swift
+/// 6.3.1 runtime (`_swift_implicitisolationactor_to_executor_cast`) when awaited from a test.
+private protocol ChunkSource: AnyObject {
+    func next() async throws -> [UInt8]?
+}
+
 /// Gathers an async byte sequence into chunks.
-private final class BytePuller<Iterator: AsyncIteratorProtocol> where Iterator.Element == UInt8 {
+private final class BytePuller<Iterator: AsyncIteratorProtocol>: ChunkSource where Iterator.Element == UInt8 {
     private var iterator: Iterator
     private let chunkSize: Int
     private var ended = false
@@ -110,7 +118,7 @@ private final class BytePuller<Iterator: AsyncIteratorProtocol> where Iterator.E
         var chunk: [UInt8] = []
         chunk.reserveCapacity(chunkSize)
         while chunk.count < chunkSize {
-            guard let byte = try await iterator.next() else {
+            guard let byte = try await iterator.next(isolation: #isolation) else {
                 ended = true
                 break
             }
@@ -121,7 +129,7 @@ private final class BytePuller<Iterator: AsyncIteratorProtocol> where Iterator.E
 }
 
 /// Hands out an async sequence's chunks as arrays.
-private final class ChunkPuller<Iterator: AsyncIteratorProtocol>
+private final class ChunkPuller<Iterator: AsyncIteratorProtocol>: ChunkSource
 where Iterator.Element: Sequence, Iterator.Element.Element == UInt8 {
     private var iterator: Iterator
 
@@ -130,7 +138,7 @@ where Iterator.Element: Sequence, Iterator.Element.Element == UInt8 {
     }
 
     func next() async throws -> [UInt8]? {
-        while let chunk = try await iterator.next() {
+        while let chunk = try await iterator.next(isolation: #isolation) {
             let bytes = Array(chunk)
             if !bytes.isEmpty { return bytes }
         }

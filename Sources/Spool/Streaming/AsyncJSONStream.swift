@@ -11,6 +11,10 @@
 ///
 /// Elements, errors, the remainder and memory bounds are those of ``JSONStream``. Stopping the
 /// loop early stops pulling input. Use a stream from one task at a time.
+///
+/// Its `async` members run on the caller's actor, so main-actor code and actors can own a
+/// stream and feed it a non-`Sendable` sequence. Parsing is then done on that actor too; to keep
+/// a large document off the main actor, consume the stream in a `@concurrent` function.
 public final class AsyncJSONStream {
     let input: AsyncJSONReader
     let recorder = RemainderRecorder()

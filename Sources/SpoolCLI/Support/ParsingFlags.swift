@@ -34,7 +34,7 @@ struct ProgressFlags: ParsableArguments {
 
 /// PATH and FILE, for the commands that stream what is at a path.
 struct PathAndFile: ParsableArguments {
-    @Argument(help: "Where the array (or object) is: keys joined by dots, [N] for an index, . for the root.")
+    @Argument(help: "Where the elements are: keys joined by dots, [N] for an index, . for the root.")
     var path: String
 
     @Argument(help: "The JSON input; '-' or absent for standard input.")

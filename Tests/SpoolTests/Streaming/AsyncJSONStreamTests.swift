@@ -98,6 +98,41 @@ struct AsyncJSONStreamTests {
         #expect(sizes == [1, 3] && skipped == [1])
     }
 
+    /// An async byte sequence that is deliberately not `Sendable`, as many are.
+    struct UnsendableBytes: AsyncSequence {
+        let bytes: [UInt8]
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let bytes: [UInt8]
+            var offset = 0
+            mutating func next() async throws -> UInt8? {
+                guard offset < bytes.count else { return nil }
+                defer { offset += 1 }
+                return bytes[offset]
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
+    }
+
+    /// The async API runs on its caller's actor, so main-actor code (and any actor) can hold a
+    /// stream, pull its elements and its remainder, and feed it a non-`Sendable` sequence.
+    /// Before, this did not compile in the Swift 6 language mode.
+    @MainActor @Test func worksOnTheMainActor() async throws {
+        let bytes = UnsendableBytes(bytes: Array(JSONStreamTests.sample.utf8))
+        let stream = AsyncJSONStream(bytes: bytes)
+        var names: [String] = []
+        for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
+        let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+        #expect(names == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
+        #expect(updated == SeedModelTests.utc(2016, 1, 1))
+
+        let reader = AsyncJSONReader(bytes: bytes)
+        #expect(try await reader.peek() == .objectStart)
+        try await reader.skipValue()
+        #expect(try await reader.next() == nil)
+        let bands = try await [Band].decodeValue(from: bytes, rootKeyPath: "objects")
+        #expect(bands.map(\.name) == names)
+    }
+
     @Test func worksInADetachedTask() async throws {
         let count = try await Task.detached {
             let stream = AsyncJSONStream(chunks: Self.chunks(JSONStreamTests.sample, sizes: [9]))
