@@ -43,7 +43,10 @@ extension TapeWriter {
         while p < limit {
             let c = window[p]
             if inLineComment {
-                if c == 0x0A { inLineComment = false }
+                if c == 0x0A {
+                    inLineComment = false
+                    if commentIsTooLong(end: p + 1) { return stop(at: p) }
+                }
                 p += 1
                 continue
             }
@@ -53,6 +56,7 @@ extension TapeWriter {
                     if window[p + 1] == UInt8(ascii: "/") {
                         inBlockComment = false
                         p += 2
+                        if commentIsTooLong(end: p) { return stop(at: p) }
                         continue
                     }
                 }
@@ -73,6 +77,7 @@ extension TapeWriter {
                 if next == UInt8(ascii: "/") || next == UInt8(ascii: "*") {
                     inLineComment = next == UInt8(ascii: "/")
                     inBlockComment = next == UInt8(ascii: "*")
+                    commentStart = p
                     p += 2
                     continue
                 }
@@ -88,6 +93,19 @@ extension TapeWriter {
             }
             break
         }
+        scanPos = p
+        return false
+    }
+
+    /// Whether the comment that started at ``commentStart`` and runs to `end` (so far) is over
+    /// the length limit, which bounds comments as it bounds strings; then `pendingError` is set.
+    private func commentIsTooLong(end: Int) -> Bool {
+        guard end - commentStart > maxStringLength else { return false }
+        failCommentTooLong(at: commentStart)
+        return true
+    }
+
+    private func stop(at p: Int) -> Bool {
         scanPos = p
         return false
     }
@@ -109,6 +127,7 @@ extension TapeWriter {
             }
             p += 1
         }
+        if p > scanPos && commentIsTooLong(end: p) { return stop(at: p) }
         while p < limit {
             let c = window[p]
             switch c {
@@ -121,6 +140,7 @@ extension TapeWriter {
             case UInt8(ascii: "/") where allowsComments && p + 1 < limit
                 && (window[p + 1] == UInt8(ascii: "/") || window[p + 1] == UInt8(ascii: "*")):
                 let block = window[p + 1] == UInt8(ascii: "*")
+                commentStart = p
                 p += 2
                 while p < limit {
                     if !block && window[p] == 0x0A { break }
@@ -131,6 +151,7 @@ extension TapeWriter {
                     p += 1
                 }
                 p += 1
+                if commentIsTooLong(end: min(p, limit)) { return stop(at: commentStart) }
             default:
                 if let allowed = separator, c == allowed {
                     separator = nil
@@ -156,7 +177,11 @@ extension TapeWriter {
     /// Returns the start of a token yajl has begun but not finished, if any. Sets `pendingError`
     /// (and returns nil) when the bytes break a rule or the unfinished token is over a limit.
     func scanTail(limit: Int) -> Int? {
-        guard skipToToken(limit: limit) else { return nil }
+        guard skipToToken(limit: limit) else {
+            // An unfinished comment is held back like a token, and bounded like a string.
+            guard inLineComment || inBlockComment, pendingError == nil else { return nil }
+            return commentIsTooLong(end: limit) ? nil : commentStart
+        }
         let start = scanPos
         let first = window[start]
         let isString = first == UInt8(ascii: "\"")

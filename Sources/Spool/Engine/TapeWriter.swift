@@ -58,6 +58,8 @@ final class TapeWriter {
     @exclusivity(unchecked) var scanPos = 0
     @exclusivity(unchecked) var inLineComment = false
     @exclusivity(unchecked) var inBlockComment = false
+    /// Where the comment the scanner is in (or last left) starts.
+    @exclusivity(unchecked) var commentStart = 0
     /// Whether the scanner has passed a `,` or `:` since the last token.
     @exclusivity(unchecked) var separatorSeen = false
 
@@ -499,6 +501,14 @@ final class TapeWriter {
         pendingError = PendingError(
             .limitExceeded,
             "string is longer than the maximum of \(maxStringLength) bytes (JSONParsingOptions.maxStringLength)",
+            at: start)
+    }
+
+    @inline(never)
+    func failCommentTooLong(at start: Int) {
+        pendingError = PendingError(
+            .limitExceeded,
+            "comment is longer than the maximum of \(maxStringLength) bytes (JSONParsingOptions.maxStringLength)",
             at: start)
     }
 

@@ -303,6 +303,19 @@ final class Tokenizer {
         return PendingError(.unexpectedEndOfInput, message, at: end)
     }
 
+    /// yajl's "invalid bytes in UTF8 string" points past the string, wherever it spans chunks;
+    /// Spool's own check, run from the string's start, finds the offending bytes themselves.
+    private func invalidUTF8Error(inStringAt start: Int, before reported: Int) -> PendingError {
+        let end = min(reported, writer.window.end)
+        if start >= writer.window.base, start + 1 < end, writer.window[start] == UInt8(ascii: "\"") {
+            let raw = UnsafeBufferPointer(start: writer.window.pointer(at: start + 1), count: end - start - 1)
+            if let failure = StringChecks.check(raw, validateUTF8: true) {
+                return PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
+            }
+        }
+        return PendingError(.invalidString, "invalid UTF-8 in string", at: reported)
+    }
+
     /// Turns yajl's error into Spool's: the earliest problem, at the offending token.
     private func mapYajlError(_ yajlMessage: String, at reported: Int) -> PendingError {
         let errorOffset = min(max(reported, writer.scanPos), writer.window.end)
@@ -336,7 +349,7 @@ final class Tokenizer {
         }
         if text.hasPrefix("lexical error") {
             if text.contains("invalid bytes in utf8") {
-                return PendingError(.invalidString, "invalid UTF-8 in string", at: errorOffset)
+                return invalidUTF8Error(inStringAt: at, before: errorOffset)
             }
             if text.contains("invalid character inside string") {
                 return error(errorOffset) { "invalid character in string: \($0) must be escaped" }

@@ -86,6 +86,23 @@ struct ParseErrorTests {
         #expect(readAll(bytes, options: lax).error == nil)
     }
 
+    /// UTF-8 that yajl itself rejects is located at the offending bytes, not where yajl
+    /// stopped (past the string, or on the next line), at every chunk size.
+    @Test(arguments: [
+        (Array("[\"".utf8) + [0xE2, 0x82] + Array("\"]".utf8), 2, "bad continuation byte"),
+        (Array("[\"".utf8) + [0xE2, 0x82] + Array("\n, 1]".utf8), 2, "bad continuation byte"),
+        (Array("[\"abcdefg".utf8) + [0xE2, 0x82] + Array("hij\"]".utf8), 9, "bad continuation byte"),
+        (Array("{\"k".utf8) + [0xFF] + Array("\": 1}".utf8), 3, "unexpected byte 0xFF"),
+    ] as [([UInt8], Int, String)])
+    func invalidUTF8PointsAtTheBadBytes(_ bytes: [UInt8], _ offset: Int, _ reason: String) throws {
+        for size in [1, 2, 3, 7, 64, 65_536] {
+            let error = try #require(readAll(bytes, chunkSize: size).error)
+            #expect(error.kind == .invalidString)
+            #expect(error.message == "invalid UTF-8 in string: \(reason)", "chunk size \(size)")
+            #expect(error.location == SourceLocation(byteOffset: offset, line: 1, column: offset + 1), "chunk size \(size)")
+        }
+    }
+
     @Test func sameErrorAtEveryChunkSize() {
         let input = "{\n  \"objects\": [\n    {\"name\": \"Nirvana\", \"members\": [{\"name\": \"Kurt\"}, {\"name\": truth}]}\n  ]\n}"
         let whole = readAll(input)
