@@ -16,11 +16,14 @@ public struct JSONParsingOptions: Hashable, Sendable {
     public var validatesUTF8: Bool = true
     /// The deepest nesting of arrays and objects accepted. Default 512, as Foundation.
     public var maxDepth: Int = 512
-    /// The longest string or key accepted, in bytes of its source text. Default 20,000,000, as Jackson.
+    /// The longest string or key accepted, in bytes of its source text; with
+    /// ``allowsComments``, the longest comment too. Default 20,000,000, as Jackson. At most
+    /// 4,294,967,000 (token lengths are 32-bit); larger values act as that.
     public var maxStringLength: Int = 20_000_000
     /// The longest number accepted, in bytes of its source text. Default 1000, as Jackson.
     public var maxNumberLength: Int = 1000
-    /// How many bytes an input reads at a time. Default 65,536 (64 KiB). Values below 1 are treated as 1.
+    /// How many bytes an input reads at a time. Default 65,536 (64 KiB). Values below 1 are
+    /// treated as 1, values above ``maxChunkSize`` (64 MiB) as that.
     public var chunkSize: Int = 65_536
     /// Let a ``JSONReader`` over a file, descriptor or memory read and parse ahead on a
     /// background thread while your code consumes tokens, when the input is larger than four
@@ -62,6 +65,12 @@ public struct JSONParsingOptions: Hashable, Sendable {
         self.releasesDecodedElements = releasesDecodedElements
     }
 
-    /// The chunk size actually used: at least 1 byte.
-    var effectiveChunkSize: Int { max(1, chunkSize) }
+    /// The largest ``chunkSize`` used: 64 MiB. Larger chunks would only cost memory.
+    public static let maxChunkSize = 1 << 26
+
+    /// The chunk size actually used: 1 byte to ``maxChunkSize``.
+    var effectiveChunkSize: Int { min(max(1, chunkSize), JSONParsingOptions.maxChunkSize) }
+
+    /// The string length limit actually used: token lengths must fit 32 bits.
+    var effectiveMaxStringLength: Int { min(maxStringLength, 4_294_967_000) }
 }

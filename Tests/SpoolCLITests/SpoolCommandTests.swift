@@ -115,7 +115,8 @@ struct ValidateCommandTests {
     @Test func usageErrorsExitWithTheParsersCode() throws {
         let run = try Spool.run(["validate", "--chunk-size", "0"])
         #expect(run.status == 64)
-        #expect(run.stderr.contains("--chunk-size must be at least 1"))
+        #expect(run.stderr.contains("--chunk-size must be from 1 to 67108864"))
+        #expect(try Spool.run(["validate", "--chunk-size", "9223372036854775807"]).status == 64)
         #expect(try Spool.run(["frobnicate"]).status == 64)
     }
 

@@ -98,7 +98,7 @@ final class TapeWriter {
         allowsComments = options.allowsComments
         validatesUTF8 = options.validatesUTF8
         maxDepth = options.maxDepth
-        maxStringLength = options.maxStringLength
+        maxStringLength = options.effectiveMaxStringLength
         maxNumberLength = options.maxNumberLength
         tape = TokenTape()
         window = InputWindow(capacity: options.effectiveChunkSize + 256)

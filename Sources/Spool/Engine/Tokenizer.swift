@@ -332,7 +332,7 @@ final class Tokenizer {
             let isString = first == UInt8(ascii: "\"")
             let isNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
             let overLong =
-                isString ? errorOffset - at - 1 > options.maxStringLength : isNumber && errorOffset - at > options.maxNumberLength
+                isString ? errorOffset - at - 1 > options.effectiveMaxStringLength : isNumber && errorOffset - at > options.maxNumberLength
             if overLong {
                 if let grammar = writer.grammarError(at: at, isString: isString) { return grammar }
                 if isString { writer.failStringTooLong(at: at) } else { writer.failNumberTooLong(at: at) }

@@ -9,7 +9,7 @@ struct ParsingFlags: ParsableArguments {
     @Flag(help: "Accept // and /* */ comments.")
     var allowComments = false
 
-    @Option(help: "Bytes to read at a time.")
+    @Option(help: "Bytes to read at a time (1 to 67108864).")
     var chunkSize: Int = 65_536
 
     @Option(help: "Deepest nesting of arrays and objects accepted.")
@@ -21,7 +21,9 @@ struct ParsingFlags: ParsableArguments {
     }
 
     func validate() throws {
-        guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
+        guard (1...JSONParsingOptions.maxChunkSize).contains(chunkSize) else {
+            throw ValidationError("--chunk-size must be from 1 to \(JSONParsingOptions.maxChunkSize)")
+        }
         guard maxDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
     }
 }

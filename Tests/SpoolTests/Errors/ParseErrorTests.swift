@@ -146,6 +146,20 @@ struct LimitTests {
         #expect(error.message.contains("maximum depth of 512"))
     }
 
+    /// Extreme settings are clamped, never trapped on: a chunk size of `Int.max` reads in 64 MiB
+    /// chunks at most, and a string limit of `Int.max` in 32-bit token lengths.
+    @Test func extremeSettingsAreClamped() throws {
+        var options = JSONParsingOptions()
+        options.chunkSize = .max
+        options.maxStringLength = .max
+        options.maxNumberLength = .max
+        options.maxDepth = .max
+        let reader = JSONReader(string: #"{"a": ["x", 1.5e3]}"#, options: options)
+        #expect(try reader.skipToEnd() == 1)
+        #expect(readAll(#"[1, "x"]"#, chunkSize: .min).tokens.count == 4)
+        #expect(JSONParsingOptions(chunkSize: .max).effectiveChunkSize == JSONParsingOptions.maxChunkSize)
+    }
+
     @Test func depthLimitIsConfigurable() throws {
         var options = JSONParsingOptions()
         options.maxDepth = 3

@@ -29,7 +29,7 @@ final class YajlSyntaxCheck {
 
         init(options: JSONParsingOptions) {
             maxDepth = options.maxDepth
-            maxDecodedString = options.maxStringLength / 6
+            maxDecodedString = options.effectiveMaxStringLength / 6
             maxNumberLength = options.maxNumberLength
         }
     }
