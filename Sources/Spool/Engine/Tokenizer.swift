@@ -380,7 +380,9 @@ final class Tokenizer {
             if at < writer.window.end && writer.window[at] == 0xEF && writer.window.base == 0 && at == 0 {
                 return PendingError(.syntax, "unexpected byte order mark: JSON text must not start with one", at: at)
             }
-            return .expected("a value", at: at)
+            // A byte that starts no token: say what the grammar wanted there (after a value, a
+            // separator or the container's end).
+            return writer.grammarError(at: at, isString: false) ?? .expected("a value", at: at)
         }
 
         if text.contains("after array element") {
