@@ -142,30 +142,47 @@ public final class JSONReader {
     /// API): call ``append(_:)`` with each chunk and ``finishInput()`` at the end. Between them,
     /// ``next()`` returns `nil` when no complete token is buffered yet; ``isAtEnd`` tells that
     /// apart from the real end.
+    ///
+    /// An error is reported once the input after it holds what its message and excerpt show
+    /// (the rest of its line, or 48 bytes), or at ``finishInput()``; until then the reader asks
+    /// for more input. So the error is the same however the input was split.
     public static func incremental(options: JSONParsingOptions = .init()) -> JSONReader {
-        JSONReader(source: nil, options: options)
+        let reader = JSONReader(source: nil, options: options)
+        reader.tokenizer.defersErrorsForContext = true
+        return reader
     }
 
     /// Adds a chunk of input to an ``incremental(options:)`` reader and parses what it can.
-    /// - Throws: ``ParseError`` when the input so far is already invalid.
+    /// - Throws: ``ParseError`` when the input so far is already invalid (and the tokens
+    ///   before the error have been handed out).
     public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
-        if let failure = tokenizer.failure { throw failure }
-        let keep = keepFrom
-        cursorPath.preserveKeys(below: keep, tape: tape)
-        tokenizer.compact(keepingTokensFrom: keep)
+        if tokenizer.failure == nil {
+            let keep = keepFrom
+            cursorPath.preserveKeys(below: keep, tape: tape)
+            tokenizer.compact(keepingTokensFrom: keep)
+        } else if !tokenizer.failureAwaitsContext {
+            if let failure = tokenizer.failure { throw failure }
+        }
+        let failed = tokenizer.failure != nil
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            tokenizer.append(UnsafeRawBufferPointer(buffer))
+            add(UnsafeRawBufferPointer(buffer), asContext: failed)
         }
         if handled == nil {
             let copy = Array(bytes)
-            copy.withUnsafeBytes { tokenizer.append($0) }
+            copy.withUnsafeBytes { add($0, asContext: failed) }
         }
-        do {
+        do throws(ParseError) {
+            if let failure = tokenizer.failure { throw failure }
             try tokenizer.parseAvailable()
         } catch {
-            if position < tape.end { return }  // ``next()`` throws once these tokens are read
+            // ``next()`` throws once the tokens before the error are read, and its context is here.
+            if position < tape.end || tokenizer.failureAwaitsContext { return }
             throw error
         }
+    }
+
+    private func add(_ bytes: UnsafeRawBufferPointer, asContext: Bool) {
+        if asContext { tokenizer.appendContext(bytes) } else { tokenizer.append(bytes) }
     }
 
     /// Ends the input of an ``incremental(options:)`` reader.
@@ -182,7 +199,8 @@ public final class JSONReader {
     /// True when the input has ended (all of it parsed), whether or not every token was handed out.
     var isInputFinished: Bool {
         switch feed {
-        case .direct, .yajlInBackground: return tokenizer.isFinished || tokenizer.failure != nil || feedError != nil
+        case .direct, .yajlInBackground:
+            return tokenizer.isFinished || (tokenizer.failure != nil && !tokenizer.failureAwaitsContext) || feedError != nil
         case .background(let parser): return parser.isFinished
         case .validated: return true
         }
@@ -429,7 +447,10 @@ public final class JSONReader {
         case .validated: return false
         case .direct: break
         }
-        if let failure = tokenizer.failure { throw failure }
+        if let failure = tokenizer.failure {
+            if tokenizer.failureAwaitsContext { return false }  // an incremental reader needs more input
+            throw failure
+        }
         if tokenizer.isFinished { return false }
         guard let source else { return false }
         if mayParseInBackground {

@@ -29,7 +29,9 @@ extension TapeWriter {
 
     /// The line around `offset`, as far as the window still holds it (about 35 bytes each side).
     func excerpt(around offset: Int) -> (String, Int) {
-        let low = max(window.base, lineStart(of: offset), offset - 35)
+        var low = max(window.base, lineStart(of: offset), offset - 35)
+        // Start on a character, not inside one.
+        while low < min(offset, window.end) && window[low] & 0xC0 == 0x80 { low += 1 }
         var high = min(offset, window.end)
         while high < window.end && high < offset + 35 && window[high] != 0x0A && window[high] != 0x0D { high += 1 }
         guard low <= high, low <= min(offset, window.end) else { return ("", 0) }

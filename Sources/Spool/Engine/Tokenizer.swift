@@ -32,6 +32,12 @@ final class Tokenizer {
     @exclusivity(unchecked) private(set) var isFinished = false
     /// The error that stopped parsing; every later call throws it again.
     @exclusivity(unchecked) private(set) var failure: ParseError?
+    /// What ``failure`` was made from, to remake it when more context arrives.
+    @exclusivity(unchecked) private var failedWith: PendingError?
+    /// Push mode (no source to read ahead from): an error waits to be reported until the input
+    /// holds the context a pull reader reads ahead for, or has ended (see ``failureAwaitsContext``).
+    @exclusivity(unchecked) var defersErrorsForContext = false
+    @exclusivity(unchecked) private var inputEnded = false
 
     /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
     /// indices always fit a ``RawToken``.
@@ -180,6 +186,7 @@ final class Tokenizer {
 
     /// Ends the input: parses what is held back, then lets yajl finish.
     func finish() throws(ParseError) {
+        inputEnded = true
         if let failure { throw failure }
         if isFinished { return }
         try parseAvailable(force: true)
@@ -224,14 +231,21 @@ final class Tokenizer {
     /// excerpt show the whole offending token and the rest of its line.
     @exclusivity(unchecked) var readAheadForContext: ((UnsafeMutableRawBufferPointer) -> Int)?
 
+    /// Whether the window holds what an error at `offset` shows of the input after it: the rest
+    /// of its line, or 48 bytes (its message looks at most 16 bytes ahead, its excerpt 35).
+    private func hasContext(after offset: Int) -> Bool {
+        if writer.window.end >= offset + 48 { return true }
+        var p = max(offset, writer.window.base)
+        while p < writer.window.end {
+            if writer.window[p] == 0x0A { return true }
+            p += 1
+        }
+        return false
+    }
+
     private func fail(_ pending: PendingError) -> ParseError {
         if let readAhead = readAheadForContext {
-            var scanned = pending.offset
-            readLoop: while writer.window.end < pending.offset + 48 {
-                while scanned < writer.window.end {
-                    if scanned >= writer.window.base && writer.window[scanned] == 0x0A { break readLoop }
-                    scanned += 1
-                }
+            while !hasContext(after: pending.offset) {
                 let space = writer.window.freeSpace(minimum: 64)
                 let count = readAhead(UnsafeMutableRawBufferPointer(rebasing: space.prefix(64)))
                 if count <= 0 { break }
@@ -240,7 +254,23 @@ final class Tokenizer {
         }
         let error = writer.makeError(pending)
         failure = error
+        failedWith = pending
         return error
+    }
+
+    /// In push mode, whether ``failure`` still waits for input after it (to show the same
+    /// token and excerpt as a pull reader would): the reader then asks for more input instead
+    /// of throwing, and ``finish()`` or enough appended bytes release the error.
+    var failureAwaitsContext: Bool {
+        guard defersErrorsForContext, !inputEnded, let failedWith else { return false }
+        return !hasContext(after: failedWith.offset)
+    }
+
+    /// Push mode, after an error: keeps `bytes` as context for its message (nothing more is
+    /// parsed) and remakes the error with them.
+    func appendContext(_ bytes: UnsafeRawBufferPointer) {
+        append(bytes)
+        if let failedWith { failure = writer.makeError(failedWith) }
     }
 
     // MARK: - Memory

@@ -207,7 +207,12 @@ struct JSONReaderTests {
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.next() == .number)
         #expect(try reader.next() == .number)
-        #expect(throws: ParseError.self) { try reader.next() }
+        // The error waits for the rest of its line, which a pull reader would show.
+        #expect(try reader.next() == nil)
+        #expect(!reader.isAtEnd)
+        let error = try #require(throws: ParseError.self) { try reader.append(Array("\n".utf8)) }
+        #expect(error.description == "1:7: error: expected a value, found ',' (at [2])\n[1, 2,, 3]\n      ^")
+        #expect(throws: error) { try reader.next() }
         let truncated = JSONReader.incremental()
         try truncated.append(Array("[1".utf8))
         try truncated.finishInput()  // the error waits until the good tokens are read
@@ -220,6 +225,21 @@ struct JSONReaderTests {
         }
         let empty = JSONReader.incremental()
         #expect(throws: ParseError.self) { try empty.finishInput() }
+    }
+
+    /// However the input is split into appended pieces, an incremental reader hands out the
+    /// same tokens and the same error (message, location, path, excerpt) as a pull reader.
+    @Test func incrementalReaderGivesTheSameErrorHoweverTheInputIsSplit() throws {
+        var inputs = Fixtures.names(in: Fixtures.parsingDirectory, prefix: "n_").map { Fixtures.bytes($0) }
+        inputs += ["[trut" + "h, 1]", "[Infinity]", "[1,,2]", "{\"a\": [1, 2,, 3]}\n", "[\"abc\\x\"]", "[1] x"].map { Array($0.utf8) }
+        for bytes in inputs where bytes.count <= 64 {
+            let pulled = readAll(bytes, chunkSize: 1)
+            for split in 0...bytes.count {
+                let pushed = pushAll(bytes, pieces: [split, bytes.count - split])
+                #expect(pushed == pulled, "\(String(decoding: bytes, as: UTF8.self)) split at \(split)")
+            }
+            #expect(pushAll(bytes, pieces: Array(repeating: 1, count: bytes.count)) == pulled)
+        }
     }
 
     @Test func readsMultipleTopLevelValues() throws {

@@ -28,15 +28,7 @@ func readAll(
     var outcome = ReadOutcome()
     do {
         while let token = try reader.next() {
-            let text = reader.withUTF8 { span in
-                var bytes: [UInt8] = []
-                for i in span.indices { bytes.append(span[i]) }
-                return bytes
-            }
-            outcome.tokens.append(
-                TokenRecord(
-                    token: token, text: text, location: reader.location ?? SourceLocation(byteOffset: -1, line: 0, column: 0),
-                    path: reader.path.description))
+            outcome.tokens.append(record(token, reader))
         }
     } catch let error as ParseError {
         outcome.error = error
@@ -44,6 +36,46 @@ func readAll(
         outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
     }
     return outcome
+}
+
+/// Reads all of `bytes` through an incremental reader, appending pieces of the given sizes
+/// and reading every token after each.
+func pushAll(_ bytes: [UInt8], pieces: [Int], options: JSONParsingOptions = .init()) -> ReadOutcome {
+    let reader = JSONReader.incremental(options: options)
+    var outcome = ReadOutcome()
+    func drain() throws {
+        while let token = try reader.next() {
+            outcome.tokens.append(record(token, reader))
+        }
+    }
+    do {
+        var offset = 0
+        for size in pieces {
+            let end = min(bytes.count, offset + size)
+            try reader.append(bytes[offset..<end])
+            try drain()
+            offset = end
+        }
+        try reader.finishInput()
+        try drain()
+    } catch let error as ParseError {
+        outcome.error = error
+    } catch {
+        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+    }
+    return outcome
+}
+
+/// The record of the reader's current token.
+func record(_ token: JSONToken, _ reader: JSONReader) -> TokenRecord {
+    let text = reader.withUTF8 { span in
+        var bytes: [UInt8] = []
+        for i in span.indices { bytes.append(span[i]) }
+        return bytes
+    }
+    return TokenRecord(
+        token: token, text: text, location: reader.location ?? SourceLocation(byteOffset: -1, line: 0, column: 0),
+        path: reader.path.description)
 }
 
 func readAll(_ text: String, chunkSize: Int = 65_536, options: JSONParsingOptions = .init()) -> ReadOutcome {
