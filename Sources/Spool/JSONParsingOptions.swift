@@ -11,6 +11,11 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// whitespace or self-delimiting; blank lines are allowed and an empty input holds zero values.
     /// Default `false`.
     public var allowsMultipleValues: Bool = false
+    /// Stop after the first top-level value: whatever follows it is neither parsed nor
+    /// checked, and no more input is read (yajl's `allow_trailing_garbage`). For a JSON value
+    /// at the front of a longer stream. Ignored with ``allowsMultipleValues``. Default `false`:
+    /// anything but whitespace after the value is an error.
+    public var allowsTrailingGarbage: Bool = false
     /// Reject strings that are not valid UTF-8. Default `true`. When `false`, string bytes are
     /// passed through as they are (a `String` made from them repairs invalid sequences).
     public var validatesUTF8: Bool = true
@@ -46,6 +51,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
     public init(
         allowsComments: Bool = false,
         allowsMultipleValues: Bool = false,
+        allowsTrailingGarbage: Bool = false,
         validatesUTF8: Bool = true,
         maxDepth: Int = 512,
         maxStringLength: Int = 20_000_000,
@@ -56,6 +62,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
     ) {
         self.allowsComments = allowsComments
         self.allowsMultipleValues = allowsMultipleValues
+        self.allowsTrailingGarbage = allowsTrailingGarbage
         self.validatesUTF8 = validatesUTF8
         self.maxDepth = maxDepth
         self.maxStringLength = maxStringLength
@@ -64,6 +71,9 @@ public struct JSONParsingOptions: Hashable, Sendable {
         self.parsesInBackground = parsesInBackground
         self.releasesDecodedElements = releasesDecodedElements
     }
+
+    /// Whether reading ends with the first top-level value (``allowsTrailingGarbage``).
+    var stopsAfterFirstValue: Bool { allowsTrailingGarbage && !allowsMultipleValues }
 
     /// The largest ``chunkSize`` used: 64 MiB. Larger chunks would only cost memory.
     public static let maxChunkSize = 1 << 26

@@ -87,6 +87,7 @@ struct ReadmeTests {
     @Test func optionDefaultsAreTheDocumentedOnes() {
         let options = JSONParsingOptions()
         #expect(!options.allowsComments && !options.allowsMultipleValues && options.validatesUTF8)
+        #expect(!options.allowsTrailingGarbage)
         #expect(options.maxDepth == 512 && options.maxStringLength == 20_000_000 && options.maxNumberLength == 1000)
         #expect(options.chunkSize == 65_536)
     }

@@ -87,7 +87,8 @@ public final class JSONReader {
         tokenizer = source.map { Tokenizer(options: options, readingAheadFrom: $0) } ?? Tokenizer(options: options)
         tape = tokenizer.tape
         let largeOrUnknown = source.map { ($0.totalSize ?? Int.max) > 4 * options.effectiveChunkSize } ?? false
-        mayParseInBackground = options.parsesInBackground && largeOrUnknown
+        // After a first value that ends reading early, nothing should have been read ahead.
+        mayParseInBackground = options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue
     }
 
     deinit {
@@ -270,8 +271,8 @@ public final class JSONReader {
     /// On a file or in-memory input not yet read from, a valid input is checked by yajl's
     /// grammar and a scan of its raw bytes alone, close to yajl's own speed; if that finds
     /// anything to doubt, the input is read again from its start with the full engine, which
-    /// reports the error exactly as without this shortcut. Comments, several top-level values
-    /// and chunks under 4 KiB always take the full engine.
+    /// reports the error exactly as without this shortcut. Comments, several top-level values,
+    /// trailing garbage and chunks under 4 KiB always take the full engine.
     /// - Returns: The number of top-level values in the whole input (more than 1 only with
     ///   ``JSONParsingOptions/allowsMultipleValues``).
     /// - Throws: ``ParseError`` at the first problem, ``InputError`` if the input cannot be read.

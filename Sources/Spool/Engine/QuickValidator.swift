@@ -20,11 +20,12 @@ final class QuickValidator {
     private let options: JSONParsingOptions
     private let chunkSize: Int
 
-    /// Whether these options ask for nothing this validator leaves to the full engine: comments
-    /// and several top-level values are its job alone, and chunks must be large enough that
+    /// Whether these options ask for nothing this validator leaves to the full engine: comments,
+    /// several top-level values and trailing garbage are its job alone, and chunks must be large enough that
     /// giving up on a long token (after two chunks) costs little.
     static func canValidate(with options: JSONParsingOptions) -> Bool {
-        !options.allowsComments && !options.allowsMultipleValues && options.effectiveChunkSize >= 4096
+        !options.allowsComments && !options.allowsMultipleValues && !options.stopsAfterFirstValue
+            && options.effectiveChunkSize >= 4096
     }
 
     init(options: JSONParsingOptions) {

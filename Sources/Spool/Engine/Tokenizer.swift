@@ -116,6 +116,7 @@ final class Tokenizer {
     /// Gives yajl the bytes received but not yet parsed, unless they are being held back.
     func parseAvailable(force: Bool = false) throws(ParseError) {
         if let failure { throw failure }
+        if isFinished { return }  // after the first value, with trailing garbage allowed
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let end = writer.window.end
         if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
@@ -176,6 +177,12 @@ final class Tokenizer {
             case .failed(let message, let consumed):
                 throw fail(mapYajlError(message, at: start + consumed))
             }
+            if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.stack.isEmpty {
+                // The value is complete; what follows is neither parsed nor checked.
+                pendingStart = nil
+                isFinished = true
+                return
+            }
         }
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
@@ -190,6 +197,7 @@ final class Tokenizer {
         if let failure { throw failure }
         if isFinished { return }
         try parseAvailable(force: true)
+        if isFinished { return }  // the first value ended it (trailing garbage allowed)
         try complete { parser.complete() }
     }
 

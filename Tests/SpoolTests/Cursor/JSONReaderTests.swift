@@ -242,6 +242,45 @@ struct JSONReaderTests {
         }
     }
 
+    /// With trailing garbage allowed, reading ends with the first value: what follows is not
+    /// checked (a form feed, an unterminated string) and, from a file, not even read.
+    @Test func trailingGarbageAllowedEndsWithTheFirstValue() throws {
+        var options = JSONParsingOptions()
+        options.allowsTrailingGarbage = true
+        let cases: [(String, [JSONToken])] = [
+            ("[1, 2] garbage \u{0C} \"unterminated", [.arrayStart, .number, .number, .arrayEnd]),
+            ("12x", [.number]),
+            ("\"abc\" \"def\"", [.string]),
+            ("{\"a\": true}}}", [.objectStart, .key, .bool(true), .objectEnd]),
+        ]
+        for (text, tokens) in cases {
+            for size in [1, 2, 3, 7, 64, 65_536] {
+                let outcome = readAll(text, chunkSize: size, options: options)
+                #expect(outcome.error == nil && outcome.tokens.map(\.token) == tokens, "\(text) at \(size)")
+            }
+            #expect(pushAll(Array(text.utf8), pieces: [1, 2, 3, 100], options: options).tokens.map(\.token) == tokens)
+            #expect(try JSONReader(string: text, options: options).skipToEnd() == 1)
+        }
+        // Errors inside the value are still errors.
+        #expect(parseError("[1,,2] x", options: options)?.summary == "1:4: error: expected a value, found ',' (at [1])")
+        #expect(parseError("[1, 2", options: options)?.kind == .unexpectedEndOfInput)
+        #expect(parseError("[1] x", options: options) == nil)
+        #expect(parseError("[1] x")?.summary == "1:5: error: expected end of input after the top-level value, found 'x'")
+        // With several values allowed, the garbage is parsed as values.
+        options.allowsMultipleValues = true
+        #expect(parseError("[1] x", options: options) != nil)
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-garbage-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tail = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(Array("{\"a\": [1]} ".utf8) + tail)))
+        options.allowsMultipleValues = false
+        options.chunkSize = 4096
+        let reader = try JSONReader(contentsOfFile: path, options: options)
+        #expect(try reader.skipToEnd() == 1)
+        #expect(reader.bytesRead == 4096)
+    }
+
     @Test func readsMultipleTopLevelValues() throws {
         var options = JSONParsingOptions()
         options.allowsMultipleValues = true

@@ -19,6 +19,7 @@ final class YajlHandle {
             _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
             _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
             _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
+            _ = cyajl_config(handle, yajl_allow_trailing_garbage, options.stopsAfterFirstValue ? 1 : 0)
         }
     }
 
