@@ -1,10 +1,14 @@
 /// Any JSON value, for data without a model. Numbers keep their exact source text.
 public enum JSONValue: Hashable, Sendable, JSONDecodable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, exactly as written (convert with `Int(_:)`, `Double(_:)`, `Decimal(string:)`).
     case number(String)
+    /// A string, its escapes decoded.
     case string(String)
+    /// An array's elements, in order.
     case array([JSONValue])
     /// An object's members; with duplicate keys, the last one wins.
     case object([String: JSONValue])
