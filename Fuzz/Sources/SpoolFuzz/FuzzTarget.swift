@@ -6,8 +6,9 @@ import Glibc
 
 /// Differential fuzzing of Spool. The first byte picks the options and a small chunk size;
 /// the rest is the JSON text. Any disagreement aborts, which libFuzzer records as a crash:
-/// - whole-buffer parsing on the reader's thread vs tiny chunks parsed on a background thread:
-///   the same tokens (kind, text, location, path) and the same error;
+/// - whole-buffer parsing on the reader's thread vs tiny chunks parsed on a background thread,
+///   and vs tiny pieces appended to an incremental reader: the same tokens (kind, text,
+///   location, path) and the same error;
 /// - `skipToEnd()` (lean validation, and in 64 KiB chunks its shortcut) vs the cursor: the same
 ///   error, or none;
 /// - a valid document, written back with `compactJSON()` and parsed again: the same value.
@@ -19,6 +20,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var options = JSONParsingOptions()
     options.allowsComments = flags & 1 != 0
     options.allowsMultipleValues = flags & 2 != 0
+    options.allowsTrailingGarbage = flags & 0x80 != 0
     options.maxDepth = 64
     options.maxStringLength = 300
     options.maxNumberLength = 40
@@ -40,10 +42,40 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return (tokens, nil)
     }
 
+    /// Appends `bytes` to an incremental reader in pieces of `size`, reading after each.
+    func push(pieces size: Int) -> (tokens: [String], error: String?) {
+        let reader = JSONReader.incremental(options: options)
+        var tokens: [String] = []
+        func drain() throws {
+            while let token = try reader.next() {
+                tokens.append("\(token)|\(reader.text ?? "")|\(reader.location?.description ?? "?")|\(reader.path)")
+            }
+        }
+        do {
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + size)
+                try reader.append(bytes[offset..<end])
+                try drain()
+                offset = end
+            }
+            try reader.finishInput()
+            try drain()
+        } catch {
+            return (tokens, "\(error)")
+        }
+        return (tokens, nil)
+    }
+
     let whole = read(chunkSize: 65_536, inBackground: false)
     let chunked = read(chunkSize: smallChunk, inBackground: true)
     guard whole.tokens == chunked.tokens, whole.error == chunked.error else {
         report("chunked reading differs", whole, chunked)
+        abort()
+    }
+    let pushed = push(pieces: smallChunk)
+    guard whole.tokens == pushed.tokens, whole.error == pushed.error else {
+        report("incremental reading differs", whole, pushed)
         abort()
     }
 
