@@ -496,28 +496,22 @@ final class TapeWriter {
         return true
     }
 
-    @inline(never)
     func failStringTooLong(at start: Int) {
-        pendingError = PendingError(
-            .limitExceeded,
-            "string is longer than the maximum of \(maxStringLength) bytes (JSONParsingOptions.maxStringLength)",
-            at: start)
+        failTooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
     }
 
-    @inline(never)
     func failCommentTooLong(at start: Int) {
-        pendingError = PendingError(
-            .limitExceeded,
-            "comment is longer than the maximum of \(maxStringLength) bytes (JSONParsingOptions.maxStringLength)",
-            at: start)
+        failTooLong("comment", at: start, limit: maxStringLength, option: "maxStringLength")
+    }
+
+    func failNumberTooLong(at start: Int) {
+        failTooLong("number", at: start, limit: maxNumberLength, option: "maxNumberLength")
     }
 
     @inline(never)
-    func failNumberTooLong(at start: Int) {
+    private func failTooLong(_ what: String, at start: Int, limit: Int, option: String) {
         pendingError = PendingError(
-            .limitExceeded,
-            "number is longer than the maximum of \(maxNumberLength) bytes (JSONParsingOptions.maxNumberLength)",
-            at: start)
+            .limitExceeded, "\(what) is longer than the maximum of \(limit) bytes (JSONParsingOptions.\(option))", at: start)
     }
 
     // MARK: - Keys for paths
