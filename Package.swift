@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "Spool",
     // AsyncIteratorProtocol.next(isolation:) is new in the Swift 6 runtime.
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Spool", targets: ["Spool"]),
         .executable(name: "spool", targets: ["SpoolCLI"]),

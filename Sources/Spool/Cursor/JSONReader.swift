@@ -154,23 +154,19 @@ public final class JSONReader {
     }
 
     /// Adds a chunk of input to an ``incremental(options:)`` reader and parses what it can.
-    /// - Throws: ``ParseError`` when the input so far is already invalid (and the tokens
-    ///   before the error have been handed out).
+    /// Bytes appended once the input has ended (after ``finishInput()``, or after the first
+    /// value with ``JSONParsingOptions/allowsTrailingGarbage``) are ignored.
+    /// - Throws: ``ParseError`` when the input so far is already invalid and the tokens before
+    ///   the error have been handed out (else ``next()`` throws it after them).
     public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
-        if tokenizer.failure == nil {
+        if tokenizer.failure != nil {
+            // Only context for the error's message, while it waits for that.
+            if tokenizer.failureAwaitsContext { add(bytes, asContext: true) }
+        } else if !tokenizer.isFinished {
             let keep = keepFrom
             cursorPath.preserveKeys(below: keep, tape: tape)
             tokenizer.compact(keepingTokensFrom: keep)
-        } else if !tokenizer.failureAwaitsContext {
-            if let failure = tokenizer.failure { throw failure }
-        }
-        let failed = tokenizer.failure != nil
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            add(UnsafeRawBufferPointer(buffer), asContext: failed)
-        }
-        if handled == nil {
-            let copy = Array(bytes)
-            copy.withUnsafeBytes { add($0, asContext: failed) }
+            add(bytes, asContext: false)
         }
         do throws(ParseError) {
             if let failure = tokenizer.failure { throw failure }
@@ -182,8 +178,15 @@ public final class JSONReader {
         }
     }
 
-    private func add(_ bytes: UnsafeRawBufferPointer, asContext: Bool) {
-        if asContext { tokenizer.appendContext(bytes) } else { tokenizer.append(bytes) }
+    private func add(_ bytes: some Sequence<UInt8>, asContext: Bool) {
+        func add(_ buffer: UnsafeRawBufferPointer) {
+            if asContext { tokenizer.appendContext(buffer) } else { tokenizer.append(buffer) }
+        }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { add(UnsafeRawBufferPointer($0)) }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { add($0) }
+        }
     }
 
     /// Ends the input of an ``incremental(options:)`` reader.

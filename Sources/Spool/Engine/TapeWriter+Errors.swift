@@ -34,6 +34,8 @@ extension TapeWriter {
         while low < min(offset, window.end) && window[low] & 0xC0 == 0x80 { low += 1 }
         var high = min(offset, window.end)
         while high < window.end && high < offset + 35 && window[high] != 0x0A && window[high] != 0x0D { high += 1 }
+        // End on a character, not inside one.
+        while high > offset && high < window.end && window[high] & 0xC0 == 0x80 { high -= 1 }
         guard low <= high, low <= min(offset, window.end) else { return ("", 0) }
         var text = ""
         var caret = 0

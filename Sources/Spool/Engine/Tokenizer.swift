@@ -187,6 +187,14 @@ final class Tokenizer {
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
         if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
+        if badWhitespace != nil && options.stopsAfterFirstValue && writer.stack.isEmpty && writer.topLevelCount == 0
+            && pendingStart != nil
+        {
+            // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
+            // (Only on the reader's own thread: this option parses nothing in the background.)
+            try complete { parser.complete() }
+            return
+        }
         if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
         if let error = writer.pendingError { throw fail(error) }
     }
@@ -209,7 +217,11 @@ final class Tokenizer {
         writer.finishing = false
         switch status {
         case .ok:
-            if writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil {
+            // After the value: only whitespace and finished comments (unless trailing garbage
+            // is allowed: then nothing after it is looked at).
+            if !options.stopsAfterFirstValue
+                && (writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil || writer.inBlockComment)
+            {
                 throw fail(writer.pendingError ?? endOfInputError())
             }
             isFinished = true

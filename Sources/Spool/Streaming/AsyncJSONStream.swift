@@ -127,6 +127,12 @@ public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
         public mutating func next() async throws -> Element? {
             try await state.next()
         }
+
+        /// The next element, read on `actor` (what `for try await` calls): without it, the
+        /// standard library's default would read on the global executor, off the caller's actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+            try await state.next()
+        }
     }
 
     /// An iterator over the stream's elements.

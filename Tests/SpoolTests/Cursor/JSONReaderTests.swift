@@ -213,6 +213,11 @@ struct JSONReaderTests {
         let error = try #require(throws: ParseError.self) { try reader.append(Array("\n".utf8)) }
         #expect(error.description == "1:7: error: expected a value, found ',' (at [2])\n[1, 2,, 3]\n      ^")
         #expect(throws: error) { try reader.next() }
+        // Appending on without reading: append does not throw before the '{' is handed out.
+        let unread = JSONReader.incremental()
+        for piece in ["{3}", "\n", " "] { try unread.append(Array(piece.utf8)) }
+        #expect(try unread.next() == .objectStart)
+        #expect(throws: ParseError.self) { try unread.next() }
         let truncated = JSONReader.incremental()
         try truncated.append(Array("[1".utf8))
         try truncated.finishInput()  // the error waits until the good tokens are read
@@ -238,7 +243,10 @@ struct JSONReaderTests {
                 let pushed = pushAll(bytes, pieces: [split, bytes.count - split])
                 #expect(pushed == pulled, "\(String(decoding: bytes, as: UTF8.self)) split at \(split)")
             }
-            #expect(pushAll(bytes, pieces: Array(repeating: 1, count: bytes.count)) == pulled)
+            let bytewise = Array(repeating: 1, count: bytes.count)
+            #expect(pushAll(bytes, pieces: bytewise) == pulled)
+            // Appending everything before reading anything: the tokens before the error still come first.
+            #expect(pushAll(bytes, pieces: bytewise, drainingBetween: false) == pulled)
         }
     }
 
@@ -252,6 +260,8 @@ struct JSONReaderTests {
             ("12x", [.number]),
             ("\"abc\" \"def\"", [.string]),
             ("{\"a\": true}}}", [.objectStart, .key, .bool(true), .objectEnd]),
+            ("1\u{0C}garbage", [.number]),  // a form feed ends the number, and is garbage
+            ("1.5\u{0B}", [.number]),
         ]
         for (text, tokens) in cases {
             for size in [1, 2, 3, 7, 64, 65_536] {
@@ -279,6 +289,13 @@ struct JSONReaderTests {
         let reader = try JSONReader(contentsOfFile: path, options: options)
         #expect(try reader.skipToEnd() == 1)
         #expect(reader.bytesRead == 4096)
+
+        // Appended bytes after the value are dropped, not kept.
+        let pushed = JSONReader.incremental(options: options)
+        try pushed.append(Array("[1] ".utf8))
+        #expect(try pushed.skipToEnd() == 1)
+        for _ in 0..<64 { try pushed.append(tail[0..<65_536]) }
+        #expect(pushed.isAtEnd && pushed.tokenizer.bytesReceived == 4)
     }
 
     @Test func readsMultipleTopLevelValues() throws {
@@ -347,6 +364,18 @@ struct TokenizerTests {
         #expect(try reader.skipToEnd() == 1)
         #expect(reader.tokenizer.relexedBytes <= 2 * length)
         #expect(reader.tokenizer.parseCalls < 100)
+    }
+
+    /// A block comment still open at the end of the input is an error, after a value too.
+    @Test func anUnclosedCommentAfterTheValueIsAnError() {
+        var options = JSONParsingOptions()
+        options.allowsComments = true
+        for size in [1, 2, 3, 65_536] {
+            #expect(parseError("[1] /* abc", chunkSize: size, options: options)?.summary
+                == "1:11: error: unexpected end of input in the comment that starts at 1:5")
+            #expect(parseError("{\"a\":1}/*/", chunkSize: size, options: options)?.kind == .unexpectedEndOfInput)
+            #expect(parseError("[1] // a line comment ends with the input", chunkSize: size, options: options) == nil)
+        }
     }
 
     /// The string length limit bounds comments too, so a reader never holds an endless one;

@@ -130,6 +130,14 @@ struct ParseErrorTests {
         #expect(String(excerpt[caretColumn...].prefix(4)) == "oops")
     }
 
+    /// An excerpt clipped inside a line starts and ends on whole characters.
+    @Test func excerptsNeverCutACharacter() throws {
+        for input in ["[1,," + String(repeating: "x", count: 33) + "é]", "[\"" + String(repeating: "é", count: 40) + "\",,]"] {
+            let error = try #require(parseError(input))
+            #expect(!error.excerpt.contains("\u{FFFD}"), "\(error.excerpt)")
+        }
+    }
+
     @Test func caretCountsCharactersNotBytesInTheExcerpt() throws {
         let error = try #require(parseError(#"{"naïve": 1, "ß": x}"#))
         #expect(error.location.column == 21)  // bytes

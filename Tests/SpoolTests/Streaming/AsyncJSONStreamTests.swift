@@ -133,6 +133,45 @@ struct AsyncJSONStreamTests {
         #expect(bands.map(\.name) == names)
     }
 
+    /// Records on which actor its chunks are pulled.
+    struct IsolationRecordingChunks: AsyncSequence {
+        final class Log: @unchecked Sendable {
+            private let lock = NSLock()
+            private var onMain: [Bool] = []
+            func add(_ value: Bool) { lock.withLock { onMain.append(value) } }
+            var entries: [Bool] { lock.withLock { onMain } }
+        }
+        let chunks: [[UInt8]]
+        let log: Log
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var chunks: [[UInt8]]
+            let log: Log
+            mutating func next() async throws -> [UInt8]? {
+                log.add(false)
+                return chunks.isEmpty ? nil : chunks.removeFirst()
+            }
+            mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
+                log.add((actor as AnyObject?) === MainActor.shared)
+                return chunks.isEmpty ? nil : chunks.removeFirst()
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, log: log) }
+    }
+
+    /// `for try await` over the elements reads on the caller's actor, as every other async
+    /// member does, so the stream is never touched from two threads.
+    @MainActor @Test func elementsAreReadOnTheCallersActor() async throws {
+        let bytes = Array(JSONStreamTests.sample.utf8)
+        let log = IsolationRecordingChunks.Log()
+        let chunks = stride(from: 0, to: bytes.count, by: 50).map { Array(bytes[$0..<min(bytes.count, $0 + 50)]) }
+        let stream = AsyncJSONStream(chunks: IsolationRecordingChunks(chunks: chunks, log: log))
+        var names: [String] = []
+        for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
+        _ = try await stream.remainder
+        #expect(names.count == 4)
+        #expect(log.entries.count > 4 && log.entries.allSatisfy { $0 }, "\(log.entries)")
+    }
+
     @Test func worksInADetachedTask() async throws {
         let count = try await Task.detached {
             let stream = AsyncJSONStream(chunks: Self.chunks(JSONStreamTests.sample, sizes: [9]))

@@ -39,8 +39,10 @@ func readAll(
 }
 
 /// Reads all of `bytes` through an incremental reader, appending pieces of the given sizes
-/// and reading every token after each.
-func pushAll(_ bytes: [UInt8], pieces: [Int], options: JSONParsingOptions = .init()) -> ReadOutcome {
+/// and reading every token after each (or, with `drainingBetween` false, only at the end).
+func pushAll(
+    _ bytes: [UInt8], pieces: [Int], options: JSONParsingOptions = .init(), drainingBetween: Bool = true
+) -> ReadOutcome {
     let reader = JSONReader.incremental(options: options)
     var outcome = ReadOutcome()
     func drain() throws {
@@ -53,7 +55,7 @@ func pushAll(_ bytes: [UInt8], pieces: [Int], options: JSONParsingOptions = .ini
         for size in pieces {
             let end = min(bytes.count, offset + size)
             try reader.append(bytes[offset..<end])
-            try drain()
+            if drainingBetween { try drain() }
             offset = end
         }
         try reader.finishInput()
