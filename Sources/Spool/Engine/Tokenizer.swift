@@ -410,6 +410,13 @@ final class Tokenizer {
             if text.contains("occurs before a character") {
                 return PendingError(.syntax, "invalid escape sequence in string", at: errorOffset)
             }
+            // A malformed number or literal where the grammar wants no value (`[1 tru]`): the
+            // missing separator is the first problem.
+            if text.contains("malformed number") || text.contains("invalid string in json text"),
+                let grammar = writer.grammarError(at: at, isString: false)
+            {
+                return grammar
+            }
             if text.contains("malformed number") {
                 let detail: String
                 if text.contains("decimal point") {

@@ -37,6 +37,8 @@ struct ParseErrorTests {
         ("{\"a\": 1 x}", "1:9: error: expected ',' or '}' after object member, found 'x' (at a)"),
         ("{\"a\" x}", "1:6: error: expected ':' after object key, found 'x' (at a)"),
         ("{x}", "1:2: error: expected a string key, found 'x'"),
+        ("[1 tru]", "1:4: error: expected ',' or ']' after array element, found 'tru' (at [1])"),
+        ("[1 -]", "1:4: error: expected ',' or ']' after array element, found a number (at [1])"),
         ("[\u{0C}]", "1:2: error: unexpected form feed (\\f): JSON whitespace is only space, tab, line feed and carriage return (at [0])"),
         ("[1,\u{0B}2]", "1:4: error: unexpected vertical tab (\\v): JSON whitespace is only space, tab, line feed and carriage return (at [1])"),
         ("[1] // c", "1:5: error: comments are not allowed (JSONParsingOptions.allowsComments)"),
