@@ -67,18 +67,18 @@ final class BackgroundParser: @unchecked Sendable {
     /// file); a short read (a pipe that has paused) ships at once, more while a long token is held
     /// back. Returns true once the input has ended.
     private func fill(_ batch: Batch) -> Bool {
-        var finished = false
+        let finished: Bool
         do {
-            var chunks = 0
-            var filled: Bool
-            repeat {
-                if ring.isCancelled { return true }
+            let read = try ring.readChunks(chunkSize: tokenizer.chunkSize, {
                 tokenizer.compactWindow()
                 let before = tokenizer.bytesReceived
-                finished = try !tokenizer.readChunk(from: source)
-                filled = tokenizer.bytesReceived - before >= tokenizer.chunkSize
-                chunks += 1
-            } while !finished && (tokenizer.tape.count == 0 || (filled && chunks < batchChunks))
+                _ = try tokenizer.readChunk(from: source)
+                return tokenizer.bytesReceived - before
+            }) { chunks, full in
+                tokenizer.tape.count == 0 || (full && chunks < batchChunks)
+            }
+            guard let read else { return true }
+            finished = read
         } catch {
             batch.error = error
             finished = true

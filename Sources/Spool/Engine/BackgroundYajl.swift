@@ -97,17 +97,13 @@ final class BackgroundYajl: @unchecked Sendable {
     /// paused) ships at once. Returns true once the input has ended.
     private func fill(_ batch: Batch) -> Bool {
         recorder.state.log = batch.log
-        var finished = false
+        let finished: Bool
         do {
-            var chunks = 0
-            var filled: Bool
-            repeat {
-                if ring.isCancelled { return true }
-                let count = try readChunk(into: batch)
-                finished = count == 0
-                filled = count >= chunkSize
-                chunks += 1
-            } while !finished && filled && chunks < batchChunks && batch.log.count < batchEvents
+            let read = try ring.readChunks(chunkSize: chunkSize, { try readChunk(into: batch) }) { chunks, full in
+                full && chunks < batchChunks && batch.log.count < batchEvents
+            }
+            guard let read else { return true }
+            finished = read
         } catch {
             batch.error = error
             finished = true

@@ -92,6 +92,24 @@ final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
     /// Whether the reader has gone (``cancel()``): the background thread should stop.
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
+    /// One batch's reading, for either producer: calls `readChunk` (which returns the bytes it
+    /// read, 0 at the end of the input) until the input ends or `more(chunks, full)` says the
+    /// batch is done; `full` tells whether the last read filled a whole chunk of `chunkSize`,
+    /// as a file does and a pipe that has paused does not. Returns true at the end of the
+    /// input, false when the batch is done, nil once the reader has gone.
+    func readChunks(
+        chunkSize: Int, _ readChunk: () throws -> Int, while more: (_ chunks: Int, _ full: Bool) -> Bool
+    ) rethrows -> Bool? {
+        var chunks = 0
+        while true {
+            if isCancelled { return nil }
+            let count = try readChunk()
+            if count == 0 { return true }
+            chunks += 1
+            if !more(chunks, count >= chunkSize) { return false }
+        }
+    }
+
     /// Waits for the next batch the reader has given back; nil once cancelled.
     private func nextFree() -> Batch? {
         free.wait()
