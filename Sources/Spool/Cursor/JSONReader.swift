@@ -148,9 +148,7 @@ public final class JSONReader {
     /// (the rest of its line, or 48 bytes), or at ``finishInput()``; until then the reader asks
     /// for more input. So the error is the same however the input was split.
     public static func incremental(options: JSONParsingOptions = .init()) -> JSONReader {
-        let reader = JSONReader(source: nil, options: options)
-        reader.tokenizer.defersErrorsForContext = true
-        return reader
+        JSONReader(source: nil, options: options)
     }
 
     /// Adds a chunk of input to an ``incremental(options:)`` reader and parses what it can.
@@ -161,16 +159,18 @@ public final class JSONReader {
     public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
         if tokenizer.failure != nil {
             // Only context for the error's message, while it waits for that.
-            if tokenizer.failureAwaitsContext { add(bytes, asContext: true) }
+            if tokenizer.failureAwaitsContext {
+                add(bytes)
+                tokenizer.remakeFailure()
+            }
         } else if !tokenizer.isFinished {
             let keep = keepFrom
             cursorPath.preserveKeys(below: keep, tape: tape)
             tokenizer.compact(keepingTokensFrom: keep)
-            add(bytes, asContext: false)
+            add(bytes)
         }
-        do throws(ParseError) {
-            if let failure = tokenizer.failure { throw failure }
-            try tokenizer.parseAvailable()
+        do {
+            try tokenizer.parseAvailable()  // throws the failure, if any
         } catch {
             // ``next()`` throws once the tokens before the error are read, and its context is here.
             if position < tape.end || tokenizer.failureAwaitsContext { return }
@@ -178,14 +178,11 @@ public final class JSONReader {
         }
     }
 
-    private func add(_ bytes: some Sequence<UInt8>, asContext: Bool) {
-        func add(_ buffer: UnsafeRawBufferPointer) {
-            if asContext { tokenizer.appendContext(buffer) } else { tokenizer.append(buffer) }
-        }
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { add(UnsafeRawBufferPointer($0)) }
+    private func add(_ bytes: some Sequence<UInt8>) {
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { tokenizer.append(UnsafeRawBufferPointer($0)) }
         if handled == nil {
             let copy = Array(bytes)
-            copy.withUnsafeBytes { add($0) }
+            copy.withUnsafeBytes { tokenizer.append($0) }
         }
     }
 

@@ -34,9 +34,7 @@ final class Tokenizer {
     @exclusivity(unchecked) private(set) var failure: ParseError?
     /// What ``failure`` was made from, to remake it when more context arrives.
     @exclusivity(unchecked) private var failedWith: PendingError?
-    /// Push mode (no source to read ahead from): an error waits to be reported until the input
-    /// holds the context a pull reader reads ahead for, or has ended (see ``failureAwaitsContext``).
-    @exclusivity(unchecked) var defersErrorsForContext = false
+    /// Whether ``finish()`` has been called (the input has ended, with or without an error).
     @exclusivity(unchecked) private var inputEnded = false
 
     /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
@@ -120,10 +118,9 @@ final class Tokenizer {
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let end = writer.window.end
         if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
-        // A form feed or vertical tab is an error wherever it is (outside comments); yajl first
-        // parses what comes before it, so an earlier error still wins, whatever the chunking.
-        // Outside comments either is an error wherever it appears: yajl rejects them inside
-        // strings, Spool between tokens.
+        // A form feed or vertical tab is an error wherever it is (outside comments): yajl rejects
+        // them inside strings, Spool between tokens. yajl first parses what comes before it, so
+        // an earlier error still wins, whatever the chunking.
         let badWhitespace = options.allowsComments ? nil : writer.window.firstBadWhitespace(from: parsedEnd, to: end)
         try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
             parser.parse(chunk, count: count)
@@ -278,18 +275,18 @@ final class Tokenizer {
         return error
     }
 
-    /// In push mode, whether ``failure`` still waits for input after it (to show the same
-    /// token and excerpt as a pull reader would): the reader then asks for more input instead
-    /// of throwing, and ``finish()`` or enough appended bytes release the error.
+    /// In push mode (no source to read ahead from), whether ``failure`` still waits for the
+    /// input after it, to show the same token and excerpt as a pull reader would: the reader
+    /// then asks for more input instead of throwing, and ``finish()`` or enough appended bytes
+    /// (``remakeFailure()``) release the error.
     var failureAwaitsContext: Bool {
-        guard defersErrorsForContext, !inputEnded, let failedWith else { return false }
+        guard readAheadForContext == nil, !inputEnded, let failedWith else { return false }
         return !hasContext(after: failedWith.offset)
     }
 
-    /// Push mode, after an error: keeps `bytes` as context for its message (nothing more is
-    /// parsed) and remakes the error with them.
-    func appendContext(_ bytes: UnsafeRawBufferPointer) {
-        append(bytes)
+    /// Push mode, after bytes were appended to a failed input as context (nothing more is
+    /// parsed): remakes the error with them.
+    func remakeFailure() {
         if let failedWith { failure = writer.makeError(failedWith) }
     }
 
