@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Spool", targets: ["Spool"]),
         .executable(name: "spool", targets: ["SpoolCLI"]),
+        // The Himotoki tutorial's band models, shared by the demo, the tests and the benchmarks.
+        .library(name: "BandCatalog", targets: ["BandCatalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,11 +35,20 @@ let package = Package(
             ]
         ),
 
+        // Examples: the band catalog of the Himotoki tutorial, as models.
+        .target(
+            name: "BandCatalog",
+            dependencies: ["Spool"],
+            path: "Examples/BandCatalog",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
         // Tool
         .executableTarget(
             name: "SpoolCLI",
             dependencies: [
                 "Spool",
+                "BandCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -46,7 +57,7 @@ let package = Package(
         // Tests
         .testTarget(
             name: "SpoolTests",
-            dependencies: ["Spool"],
+            dependencies: ["Spool", "BandCatalog"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -22,7 +22,10 @@ let package = Package(
         // One process per measurement: `spool-bench MODE FILE`.
         .executableTarget(
             name: "SpoolBench",
-            dependencies: ["RawYajl", .product(name: "Spool", package: "Spool")],
+            dependencies: [
+                "RawYajl", .product(name: "Spool", package: "Spool"),
+                .product(name: "BandCatalog", package: "Spool"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

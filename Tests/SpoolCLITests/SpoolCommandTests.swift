@@ -58,7 +58,7 @@ struct ValidateCommandTests {
     @Test func acceptsTheBundledSample() throws {
         let run = try Spool.run(["validate", "Examples/bands.json"])
         #expect(run.status == 0)
-        #expect(run.stdout == "Examples/bands.json: valid JSON (1259 bytes, 1 top-level value)\n")
+        #expect(run.stdout == "Examples/bands.json: valid JSON (2184 bytes, 1 top-level value)\n")
         #expect(run.stderr.isEmpty)
     }
 

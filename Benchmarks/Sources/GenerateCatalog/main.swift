@@ -7,9 +7,9 @@ import Darwin
 /// `generate-catalog MEGABYTES OUTPUT`: writes a band catalog of the Himotoki tutorial's schema
 /// of at least MEGABYTES * 1,000,000 bytes. The same arguments always give the same bytes.
 ///
-/// Each band has name, homepage (a URL, `null`, or missing), active, status, 1-8 members with
-/// name and birth_date, plus keys a decoder does not ask for (id, genre, formed, tags, rating,
-/// bio). About 10 % of names are non-ASCII, some strings carry escapes. `last_updated` comes
+/// Each band has name, homepage (a URL, `null`, or missing), active (the status: "active",
+/// "hiatus" or "inactive"), 1-8 members with name and birth_date, plus keys a decoder does not
+/// ask for (id, on_tour, genre, formed, tags, rating, bio). About 10 % of names are non-ASCII, some strings carry escapes. `last_updated` comes
 /// after `objects`.
 struct SplitMix64 {
     var state: UInt64
@@ -58,7 +58,7 @@ final class CatalogWriter {
     let bandNouns = ["Youth", "Lights", "Foxes", "Machines", "Harbor", "Echoes", "Rivers", "Engines", "Ghosts", "Owls",
         "Tigers", "Satellites", "Parade", "Riot", "Garden"]
     let genres = ["grunge", "shoegaze", "post-rock", "indie", "punk", "dream pop", "noise rock", "math rock"]
-    let statuses = ["active", "hiatus", "disbanded"]
+    let statuses = ["active", "hiatus", "inactive"]
     let instruments = ["vocals", "guitar", "bass", "drums", "keyboards", "violin"]
 
     var random = SplitMix64(state: 2016)
@@ -118,8 +118,8 @@ final class CatalogWriter {
             } else if homepage < 85 {
                 band += ", \"homepage\": null"
             }
-            band += ", \"active\": \(random.chance(60) ? "true" : "false")"
-            band += ", \"status\": \"\(statuses[random.below(statuses.count)])\""
+            band += ", \"active\": \"\(statuses[random.below(statuses.count)])\""
+            band += ", \"on_tour\": \(random.chance(30) ? "true" : "false")"
             band += ", \"genre\": \"\(genres[random.below(genres.count)])\", \"formed\": \(1965 + random.below(55))"
             band += ", \"members\": ["
             let members = 1 + random.below(8)
@@ -139,7 +139,7 @@ final class CatalogWriter {
             band += "}"
             emit(band)
         }
-        emit("\n  ],\n  \"last_updated\": \"2016-01-01T00:00:00Z\"\n}\n")
+        emit("\n  ],\n  \"last_updated\": \"2016-05-17T22:43:04.000000+00:00\"\n}\n")
         flush()
         return id
 

@@ -5,38 +5,12 @@ import Spool
 // structs for JSONDecoder (dates kept as strings: its fastest configuration), and manual
 // extraction from JSONSerialization's dictionaries (Himotoki/Argo style, dates as strings).
 
-enum BandStatus: String, JSONDecodable, Codable {
-    case active, hiatus, disbanded
-}
+// Spool's models are the tutorial's, from the BandCatalog module (`Band`, `BandMember`,
+// `BandResponse`), the same ones `spool bands` and the tests decode.
 
-struct SpoolMember: JSONDecodable {
-    let name: String
-    let birthDate: Date
-    static let birthDates = DateTransformers.pattern("yyyy-MM-dd")
-    static func decode(_ e: Extractor) throws -> SpoolMember {
-        try SpoolMember(name: e <| "name", birthDate: e.value("birth_date", birthDates))
-    }
-}
-
-struct SpoolBand: JSONDecodable {
-    let name: String
-    let homepage: URL?
-    let active: Bool
-    let status: BandStatus
-    let members: [SpoolMember]
-    static func decode(_ e: Extractor) throws -> SpoolBand {
-        try SpoolBand(
-            name: e <| "name", homepage: e <|? "homepage", active: e <| "active", status: e <| "status",
-            members: e <|| "members")
-    }
-}
-
-struct SpoolCatalog: JSONDecodable {
-    let objects: [SpoolBand]
-    let lastUpdated: Date
-    static func decode(_ e: Extractor) throws -> SpoolCatalog {
-        try SpoolCatalog(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
-    }
+/// The status for the Codable and manual peers, read from `active` as the tutorial does.
+enum CodableStatus: String, Codable {
+    case active, hiatus, disbanded = "inactive"
 }
 
 struct CodableMember: Codable {
@@ -47,8 +21,7 @@ struct CodableMember: Codable {
 struct CodableBand: Codable {
     let name: String
     let homepage: URL?
-    let active: Bool
-    let status: BandStatus
+    let active: CodableStatus
     let members: [CodableMember]
 }
 
@@ -65,13 +38,13 @@ enum ManualExtraction {
             let objects = root["objects"] as? [[String: Any]], let lastUpdated = root["last_updated"] as? String
         else { throw Failure() }
         let bands = try objects.map { object -> CodableBand in
-            guard let name = object["name"] as? String, let active = object["active"] as? Bool,
-                let statusText = object["status"] as? String, let status = BandStatus(rawValue: statusText),
+            guard let name = object["name"] as? String,
+                let statusText = object["active"] as? String, let status = CodableStatus(rawValue: statusText),
                 let members = object["members"] as? [[String: Any]]
             else { throw Failure() }
             let homepage = (object["homepage"] as? String).flatMap(URL.init(string:))
             return CodableBand(
-                name: name, homepage: homepage, active: active, status: status,
+                name: name, homepage: homepage, active: status,
                 members: try members.map { member in
                     guard let name = member["name"] as? String, let birth = member["birth_date"] as? String else {
                         throw Failure()

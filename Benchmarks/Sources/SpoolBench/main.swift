@@ -1,5 +1,6 @@
 import Foundation
 import RawYajl
+import BandCatalog
 import Spool
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Darwin
 /// - `cursor-text`: the same, also reading the bytes of every key, string and number.
 /// - `cursor-direct`: `cursor` with parsing on the reader's own thread (`parsesInBackground = false`).
 /// - `stream`: every band of `objects` streamed as a typed model (with its date transformer).
-/// - `decode`: the whole catalog into Spool models (`SpoolCatalog.decodeValue(contentsOfFile:)`).
+/// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(contentsOfFile:)`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
 func fail(_ message: String, code: Int32) -> Never {
@@ -63,7 +64,7 @@ case "cursor", "cursor-text", "cursor-direct":
 case "stream":
     do {
         let stream = try JSONStream(contentsOfFile: path)
-        let bands = stream.elements(of: SpoolBand.self, at: "objects")
+        let bands = stream.elements(of: Band.self, at: "objects")
         var count = 0
         var members = 0
         while let band = try bands.next() {
@@ -76,7 +77,7 @@ case "stream":
     }
 case "decode":
     do {
-        let catalog = try SpoolCatalog.decodeValue(contentsOfFile: path)
+        let catalog = try BandResponse.decodeValue(contentsOfFile: path)
         print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
     } catch {
         fail("decode: \(error)", code: 1)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BandCatalog
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,8 +7,8 @@ import Foundation
 #endif
 import Spool
 
-/// `spool bands [FILE]`: the demo. Streams the band catalog of the Himotoki tutorial into
-/// typed models, one line per band, then a summary.
+/// `spool bands [FILE]`: the demo. Streams the band catalog of the Himotoki tutorial into the
+/// tutorial's models (``BandCatalog``), one line per band, then a summary.
 struct BandsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bands",
@@ -15,7 +16,9 @@ struct BandsCommand: ParsableCommand {
         discussion: """
             Prints one line per band of "objects" (name, status, member count, homepage), then \
             a summary: bands, members, the oldest member and last_updated. Try it on \
-            Examples/bands.json.
+            Examples/bands.json. With --skip-invalid, a band that does not decode is reported \
+            on stderr and skipped, the rest is still read, the summary says how many were \
+            skipped, and the exit status is 1 if any was.
             """
     )
 
@@ -25,7 +28,7 @@ struct BandsCommand: ParsableCommand {
     @Flag(help: "Print only the summary.")
     var summary = false
 
-    @Flag(help: "Skip bands that do not decode, reporting each on stderr, and go on.")
+    @Flag(help: "Skip bands that do not decode, reporting each on stderr, and go on (exit 1 if any was skipped).")
     var skipInvalid = false
 
     @OptionGroup var parsing: ParsingFlags
@@ -37,8 +40,15 @@ struct BandsCommand: ParsableCommand {
         do {
             let (stream, bar) = try input.stream(options: parsing.options, progress: progress)
             defer { bar.finish() }
+            var skipped = 0
             let policy: JSONElements<Band>.ErrorPolicy =
-                skipInvalid ? .skip { printToStandardError("\(input.name):\($0.error.description) (band skipped)") } : .stop
+                skipInvalid
+                ? .skip { report in
+                    skipped += 1
+                    bar.finish()
+                    printToStandardError("\(input.name):\(report.error.description) (band skipped)")
+                }
+                : .stop
             let bands = stream.elements(of: Band.self, at: "objects", onError: policy)
             var bandCount = 0
             var memberCount = 0
@@ -51,18 +61,30 @@ struct BandsCommand: ParsableCommand {
                 }
                 if !summary {
                     let members = "\(band.members.count) member\(band.members.count == 1 ? "" : "s")"
-                    output.line("\(band.name)\t\(band.status.rawValue)\t\(members)\t\(band.homepage?.absoluteString ?? "-")")
+                    let homepage = band.homepageURL?.absoluteString ?? "-"
+                    output.line("\(TerminalText.safe(band.name))\t\(band.status)\t\(members)\t\(TerminalText.safe(homepage))")
                 }
             }
-            let lastUpdated: String? = try stream.remainder <|? "last_updated"
+            let lastUpdated = try stream.remainder.valueOptional("last_updated", DateTransformers.iso8601)
             bar.finish()
             output.line("bands: \(bandCount)")
             output.line("members: \(memberCount)")
-            if let oldest { output.line("oldest member: \(oldest.name) (\(oldest.birthDateText))") }
-            if let lastUpdated { output.line("last_updated: \(lastUpdated)") }
+            if let oldest {
+                output.line("oldest member: \(TerminalText.safe(oldest.name)) (\(oldest.birthDate.formatted(Self.day)))")
+            }
+            if let lastUpdated { output.line("last_updated: \(lastUpdated.formatted(.iso8601))") }
+            if skipInvalid { output.line("skipped: \(skipped)") }
+            if skipped > 0 {
+                output.flush()
+                throw SpoolExit.invalidInput
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             output.flush()
             throw report(error, file: input.name)
         }
     }
+
+    private static let day = Date.ISO8601FormatStyle().year().month().day()
 }

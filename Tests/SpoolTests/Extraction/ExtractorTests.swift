@@ -113,9 +113,9 @@ struct ExtractorTests {
 
     @Test func enumsDecodeByRawValueAndNameTheBadOne() throws {
         let e = try Extractor.decodeValue(from: #"{"ok": "hiatus", "bad": "paused"}"#)
-        #expect(try (e <| "ok") as Status == .hiatus)
+        #expect(try (e <| "ok") as Band.Status == .hiatus)
         do {
-            let _: Status = try e <| "bad"
+            let _: Band.Status = try e <| "bad"
         } catch let error as DecodeError {
             #expect(error.code == .badRawValue)
             #expect(error.description == #"1:25: error: expected Status at bad, found string "paused" (not a raw value of Status)"#)

@@ -13,16 +13,30 @@ struct SeedModelTests {
         Date(timeIntervalSince1970: Double(CivilDate.days(year: year, month: month, day: day)) * 86_400)
     }
 
+    /// The bands of Examples/bands.json: the tutorial's two, then three more.
+    static let sampleNames = ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]
+    /// Its `last_updated`, 2016-05-17T22:43:04.000000+00:00.
+    static let sampleLastUpdated = Date(timeIntervalSince1970: 1_463_524_984)
+
     @Test func decodesTheBandCatalog() throws {
         let catalog = try BandResponse.decodeValue(contentsOfFile: Self.bandsPath)
-        #expect(catalog.objects.map(\.name) == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
-        #expect(catalog.objects.map(\.status) == [.disbanded, .active, .hiatus, .disbanded])
-        #expect(catalog.objects[0].homepage == URL(string: "https://www.nirvana.com"))
-        #expect(catalog.objects[2].homepage == nil)  // null
-        #expect(catalog.objects[3].homepage == nil)  // missing
-        #expect(catalog.objects[0].members[0] == BandMember(name: "Kurt Cobain", birthDate: Self.utc(1967, 2, 20)))
-        #expect(catalog.objects.map(\.members.count) == [3, 3, 2, 2])
-        #expect(catalog.lastUpdated == Self.utc(2016, 1, 1))
+        #expect(catalog.objects.map(\.name) == SeedModelTests.sampleNames)
+        #expect(catalog.objects.map(\.status) == [.disbanded, .active, .disbanded, .active, .hiatus])
+        #expect(catalog.objects[0].homepageURL == URL(string: "http://www.thebeatles.com/"))
+        #expect(catalog.objects[1].homepageURL == nil)  // missing
+        #expect(catalog.objects[4].homepageURL == nil)  // null
+        #expect(catalog.objects[0].members[0] == BandMember(name: "George Harrison", birthDate: Self.utc(1943, 2, 25)))
+        #expect(catalog.objects.map(\.members.count) == [4, 4, 3, 3, 2])
+        #expect(catalog.lastUpdated == SeedModelTests.sampleLastUpdated)
+    }
+
+    @Test func decodesTheTutorialsCatalogVerbatim() throws {
+        let catalog = try BandResponse.decodeValue(contentsOfFile: Fixtures.path("himotoki-tutorial/bands.json"))
+        #expect(catalog.objects.map(\.name) == ["Beatles", "The Rolling Stones"])
+        #expect(catalog.objects.map(\.status) == [.disbanded, .active])
+        #expect(catalog.objects[1].members.map(\.name) == ["Charlie Watts", "Keith Richards", "Mick Jagger", "Ronnie Wood"])
+        #expect(catalog.objects[1].members[3].birthDate == Self.utc(1947, 6, 1))
+        #expect(catalog.lastUpdated == SeedModelTests.sampleLastUpdated)
     }
 
     @Test func decodesEveryInputTheSameWay() async throws {
@@ -51,9 +65,9 @@ struct SeedModelTests {
         let json = #"{"data": {"group": {"name": "Himotoki", "floor": 12, "location": {"name": "Tokyo"}}}, "count": 1}"#
         let group = try Group.decodeValue(from: json, rootKeyPath: ["data", "group"])
         #expect(group.name == "Himotoki" && group.floor == 12 && group.locationName == "Tokyo" && group.optional == nil)
-        let wrapped = try Response<[String: Group]>.decodeValue(from: json)
+        let wrapped = try DataResponse<[String: Group]>.decodeValue(from: json)
         #expect(wrapped.count == 1 && wrapped.data["group"]?.locationName == "Tokyo")
-        let members = try Response<[BandMember]>.decodeValue(
+        let members = try DataResponse<[BandMember]>.decodeValue(
             from: #"{"data": [{"name": "Kim", "birth_date": "1953-04-28"}], "count": 1}"#)
         #expect(members.data == [BandMember(name: "Kim", birthDate: Self.utc(1953, 4, 28))])
     }

@@ -1,57 +1,18 @@
 import Foundation
 import Spool
+@_exported import BandCatalog
 
 // MARK: - Himotoki's tutorial: a band catalog
-
-enum Status: String, JSONDecodable {
-    case active, hiatus, disbanded
-}
-
-struct BandMember: JSONDecodable, Equatable {
-    let name: String
-    let birthDate: Date
-
-    static let birthDates = DateTransformers.pattern("yyyy-MM-dd")
-
-    static func decode(_ e: Extractor) throws -> BandMember {
-        try BandMember(name: e <| "name", birthDate: e.value("birth_date", birthDates))
-    }
-}
-
-struct Band: JSONDecodable {
-    let name: String
-    let homepage: URL?
-    let active: Bool
-    let status: Status
-    let members: [BandMember]
-
-    static func decode(_ e: Extractor) throws -> Band {
-        try Band(
-            name: e <| "name",
-            homepage: e <|? "homepage",
-            active: e <| "active",
-            status: e <| "status",
-            members: e <|| "members"
-        )
-    }
-}
-
-struct BandResponse: JSONDecodable {
-    let objects: [Band]
-    let lastUpdated: Date
-
-    static func decode(_ e: Extractor) throws -> BandResponse {
-        try BandResponse(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
-    }
-}
+// The tutorial's models live in the BandCatalog module (Examples/BandCatalog), shared with the
+// demo and the benchmarks.
 
 /// A generic wrapper, as in Himotoki's README.
-struct Response<T: JSONDecodable>: JSONDecodable {
+struct DataResponse<T: JSONDecodable>: JSONDecodable {
     let data: T
     let count: Int
 
-    static func decode(_ e: Extractor) throws -> Response<T> {
-        try Response(data: e <| "data", count: e <| "count")
+    static func decode(_ e: Extractor) throws -> DataResponse<T> {
+        try DataResponse(data: e <| "data", count: e <| "count")
     }
 }
 
