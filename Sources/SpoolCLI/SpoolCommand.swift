@@ -13,8 +13,12 @@ struct SpoolCommand: ParsableCommand {
             Exit codes: 0 success; 1 invalid or undecodable input (FILE:LINE:COLUMN: error: ... \
             on stderr); 64 usage error; 66 input cannot be opened or read.
             """,
-        subcommands: [BandsCommand.self, ItemsCommand.self, CountCommand.self, ValidateCommand.self]
+        version: SpoolCommand.version,
+        subcommands: [BandsCommand.self, ItemsCommand.self, MembersCommand.self, CountCommand.self, ValidateCommand.self]
     )
+
+    /// The version `spool --version` prints.
+    static let version = "0.1.0"
 
     static func main() {
         ignoreBrokenPipeSignal()

@@ -90,6 +90,45 @@ struct StreamingCommandTests {
         #expect(quoted.stdout == "1\n")
     }
 
+    @Test func membersPrintsKeyValueRecords() throws {
+        let run = try Spool.run(["members", "a"], stdin: Data(#"{"a": {"b": 1, "c\n": [1, 2.50], "d": {"e": null}}}"#.utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout == "{\"key\":\"b\",\"value\":1}\n{\"key\":\"c\\n\",\"value\":[1,2.50]}\n{\"key\":\"d\",\"value\":{\"e\":null}}\n")
+        let root = try Spool.run(["members", "."], stdin: Data(#"{"x": "y"}"#.utf8))
+        #expect(root.stdout == "{\"key\":\"x\",\"value\":\"y\"}\n")
+    }
+
+    @Test func itemsAndMembersPointToEachOther() throws {
+        let items = try Spool.run(["items", "a"], stdin: Data(#"{"a": {"b": 1}}"#.utf8))
+        #expect(items.status == 1)
+        #expect(items.stderr == "<stdin>:1:7: error: expected array at a to stream a, found '{'; spool members streams an object's members\n")
+        let members = try Spool.run(["members", "a"], stdin: Data(#"{"a": [1]}"#.utf8))
+        #expect(members.status == 1)
+        #expect(members.stderr == "<stdin>:1:7: error: expected object at a to stream a, found '['; spool items streams an array's elements\n")
+    }
+
+    @Test func errorsNameTheFlagsThatChangeThem() throws {
+        let deep = try Spool.run(["validate", "--max-depth", "2"], stdin: Data("[[[1]]]".utf8))
+        #expect(deep.stderr.hasPrefix("<stdin>:1:3: error: nesting is deeper than the maximum depth of 2 (--max-depth) (at [0][0])\n"))
+        let long = try Spool.run(["validate", "--max-string-length", "3"], stdin: Data(#"["abcd"]"#.utf8))
+        #expect(long.stderr.contains("(--max-string-length)"))
+        let comment = try Spool.run(["validate"], stdin: Data("[1] // one".utf8))
+        #expect(comment.stderr.contains("comments are not allowed (--allow-comments)"))
+        let concatenated = try Spool.run(["validate"], stdin: Data("{\"a\": 1}\n{\"a\": 2}\n".utf8))
+        #expect(concatenated.status == 1)
+        #expect(
+            concatenated.stderr.hasPrefix(
+                "<stdin>:2:1: error: expected end of input after the top-level value, found '{' (several top-level values, as in NDJSON, need --ndjson)\n"))
+        let garbage = try Spool.run(["validate"], stdin: Data("[1] x".utf8))
+        #expect(!garbage.stderr.contains("--ndjson"))  // 'x' starts no value: no hint
+    }
+
+    @Test func versionIsPrinted() throws {
+        let run = try Spool.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "0.1.0\n")
+    }
+
     @Test func countCountsElementsOrMembers() throws {
         #expect(try Spool.run(["count", "objects", "Examples/bands.json"]).stdout == "5\n")
         #expect(try Spool.run(["count", ".", "Examples/bands.json"]).stdout == "2\n")

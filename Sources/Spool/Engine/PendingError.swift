@@ -24,6 +24,17 @@ struct PendingError {
         PendingError(.syntax, at: offset) { writer in "expected \(what), found \(writer.describeToken(at: offset))" }
     }
 
+    /// Something after the only top-level value. When it starts a value, the message says that
+    /// several top-level values need ``JSONParsingOptions/allowsMultipleValues``.
+    static func afterTopLevelValue(at offset: Int) -> PendingError {
+        PendingError(.syntax, at: offset) { writer in
+            let found = writer.describeToken(at: offset)
+            let hint = writer.startsValue(at: offset)
+                ? " (several top-level values, as in NDJSON, need JSONParsingOptions.allowsMultipleValues)" : ""
+            return "expected end of input after the top-level value, found \(found)\(hint)"
+        }
+    }
+
     /// A comment where comments are not allowed.
     static func commentsNotAllowed(at offset: Int) -> PendingError {
         PendingError(.syntax, "comments are not allowed (JSONParsingOptions.allowsComments)", at: offset)

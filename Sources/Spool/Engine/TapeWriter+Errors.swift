@@ -50,6 +50,19 @@ extension TapeWriter {
         return (text, caret)
     }
 
+    /// Whether the byte at an absolute offset starts a JSON value: `{`, `[`, `"`, a digit, `-`,
+    /// or the first letter of `true`, `false` or `null`.
+    func startsValue(at offset: Int) -> Bool {
+        guard offset >= window.base, offset < window.end else { return false }
+        switch window[offset] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// A short description of the token or byte at an absolute offset, for "found X".
     func describeToken(at offset: Int) -> String {
         guard offset >= window.base, offset < window.end else { return "end of input" }

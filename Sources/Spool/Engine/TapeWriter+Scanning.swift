@@ -205,7 +205,7 @@ extension TapeWriter {
         func expected(_ what: String) -> PendingError { .expected(what, at: start) }
         guard stack.count > 0 else {
             let valueAllowed = topLevelCount == 0 || options.allowsMultipleValues
-            return valueAllowed ? nil : expected("end of input after the top-level value")
+            return valueAllowed ? nil : .afterTopLevelValue(at: start)
         }
         if stack[stack.count - 1].isObject {
             if afterKey { return separatorSeen ? nil : expected("':' after object key") }

@@ -238,7 +238,7 @@ final class Tokenizer {
                 throw fail(.commentsNotAllowed(at: start))
             }
             if message.contains("trailing garbage"), let start = pendingStart {
-                throw fail(.expected("end of input after the top-level value", at: start))
+                throw fail(.afterTopLevelValue(at: start))
             }
             throw fail(endOfInputError())
         }
@@ -452,7 +452,7 @@ final class Tokenizer {
             return .expected("':' after object key", at: at)
         }
         if text.contains("trailing garbage") {
-            return .expected("end of input after the top-level value", at: at)
+            return .afterTopLevelValue(at: at)
         }
         if text.contains("unallowed token") {
             let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject

@@ -33,7 +33,7 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where the offending value starts in the input (for a missing key: the object it is
     /// missing from); `nil` when unknown.
     public var location: SourceLocation?
-    /// The type that was asked for, e.g. `String`, `Array<Band>`.
+    /// The type that was asked for, e.g. `String`, `[Band]`, `Int?` (spelled as Swift code spells it).
     public var expected: String?
     /// The JSON kind found: `string`, `number`, `true`, `false`, `null`, `object`, `array`;
     /// `nil` for a missing key.

@@ -159,7 +159,7 @@ public struct Extractor {
         let token = try checkedToken()
         guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
         guard let value: T = NumberText.integer(tape.bytes(of: token)) else {
-            throw mismatchError(at: index, expected: T.self, reason: "does not fit \(T.self) exactly")
+            throw mismatchError(at: index, expected: T.self, reason: "does not fit \(TypeName.of(T.self)) exactly")
         }
         return value
     }
@@ -359,13 +359,13 @@ public struct Extractor {
     private func wrapped<T>(_ error: any Error, at target: Int, expected: T.Type) -> DecodeError {
         let path = context.path(of: target)
         return DecodeError(
-            code: .custom, keyPath: path, location: tape.location(at: target), expected: "\(T.self)",
+            code: .custom, keyPath: path, location: tape.location(at: target), expected: TypeName.of(T.self),
             actual: kindName(at: target), excerpt: excerpt(at: target),
             message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
     }
 
     func mismatchError<T>(at target: Int, expected: T.Type, reason: String? = nil) -> DecodeError {
-        mismatchError(at: target, expected: "\(T.self)", reason: reason)
+        mismatchError(at: target, expected: TypeName.of(T.self), reason: reason)
     }
 
     func mismatchError(at target: Int, expected: String, reason: String?) -> DecodeError {
@@ -382,7 +382,7 @@ public struct Extractor {
     }
 
     func badRawValueError<T>(_ type: T.Type) -> DecodeError {
-        var error = mismatchError(at: index, expected: T.self, reason: "not a raw value of \(T.self)")
+        var error = mismatchError(at: index, expected: T.self, reason: "not a raw value of \(TypeName.of(T.self))")
         error.code = .badRawValue
         return error
     }
@@ -397,9 +397,11 @@ public struct Extractor {
         case nil: what = "missing value"
         }
         let inside = parentPath.isEmpty ? "" : " in \(parentPath)"
+        let hint = path.components.last.flatMap(JSONKeyPath.pathSyntaxHint(for:)).map { "; \($0)" } ?? ""
+        let expected = TypeName.of(T.self)
         return DecodeError(
-            code: .missingKey, keyPath: fullPath, location: tape.location(at: parent), expected: "\(T.self)",
-            message: "\(what)\(inside) (expected \(T.self))")
+            code: .missingKey, keyPath: fullPath, location: tape.location(at: parent), expected: expected,
+            message: "\(what)\(inside) (expected \(expected))\(hint)")
     }
 
     func staleError() -> DecodeError {
@@ -410,15 +412,7 @@ public struct Extractor {
     }
 
     func kindName(at target: Int) -> String {
-        switch tape[target].kind {
-        case .objectStart, .objectEnd: return "object"
-        case .arrayStart, .arrayEnd: return "array"
-        case .string, .key: return "string"
-        case .number: return "number"
-        case .true: return "true"
-        case .false: return "false"
-        case .null: return "null"
-        }
+        tape[target].kind.valueKindName
     }
 
     /// The value's text for messages: numbers as written, strings quoted, clipped to 40 characters.

@@ -118,7 +118,7 @@ extension JSONDecodable {
 
     static func decodeRoot(of tape: TokenTape, at start: Int, rootKeyPath: JSONKeyPath) throws -> Self {
         guard tape.contains(start) else {
-            throw DecodeError(code: .missingKey, keyPath: .root, expected: "\(Self.self)", message: "the input holds no JSON value")
+            throw DecodeError(code: .missingKey, keyPath: .root, expected: TypeName.of(Self.self), message: "the input holds no JSON value")
         }
         return try decodeRoot(DecodingContext(tape: tape, rootIndex: start), rootKeyPath: rootKeyPath)
     }

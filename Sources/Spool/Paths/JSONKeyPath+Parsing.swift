@@ -9,6 +9,27 @@ extension JSONKeyPath {
         public var description: String { "invalid path \(JSONKeyPath.quoted(text)): \(reason)" }
     }
 
+    /// For a missing key that reads like a path in Spool's notation (`"objects[0].members"`
+    /// given as one string literal, which is one key): `did you mean ["objects", 0, "members"]?`.
+    static func pathSyntaxHint(for component: Component) -> String? {
+        guard case .key(let key) = component, key.contains(".") || key.contains("["),
+            let parsed = try? JSONKeyPath(parsing: key), parsed.components.count > 1
+        else { return nil }
+        return "did you mean \(parsed.arrayLiteral)? (a string literal is one key; "
+            + "JSONKeyPath(parsing:) reads the dotted notation)"
+    }
+
+    /// The path as a Swift array literal: `["objects", 0, "members"]`.
+    var arrayLiteral: String {
+        let parts = components.map { component -> String in
+            switch component {
+            case .key(let key): return JSONKeyPath.quoted(key)
+            case .index(let index): return "\(index)"
+            }
+        }
+        return "[\(parts.joined(separator: ", "))]"
+    }
+
     /// Parses a path in Spool's notation, the one ``description`` prints: keys joined by dots,
     /// `[N]` for an index, `["..."]` for a key with dots, brackets or other characters
     /// (JSON string escapes allowed), and `.` (or the empty string) for the root:

@@ -37,9 +37,9 @@ public final class AsyncJSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
-        let first = !consumed
+        let refusal: StreamUsageError? = consumed ? .secondRequest("elements(of:at:)", first: "its elements") : nil
         consumed = true
-        return AsyncJSONElements(state: AsyncElementState(stream: self, path: path, policy: policy, active: first))
+        return AsyncJSONElements(state: AsyncElementState(stream: self, path: path, policy: policy, refusal: refusal))
     }
 
     /// Bytes received so far.
@@ -148,18 +148,25 @@ final class AsyncElementState<Element: JSONDecodable> {
     private let path: JSONKeyPath
     private let policy: JSONElements<Element>.ErrorPolicy
     private var started = false
-    private var done: Bool
+    private var done = false
+    /// A second request on the stream: `next()` throws this once.
+    private var refusal: StreamUsageError?
     private var topLevel = false
     private(set) var count = 0
 
-    init(stream: AsyncJSONStream, path: JSONKeyPath, policy: JSONElements<Element>.ErrorPolicy, active: Bool) {
+    init(stream: AsyncJSONStream, path: JSONKeyPath, policy: JSONElements<Element>.ErrorPolicy, refusal: StreamUsageError?) {
         self.stream = stream
         self.path = path
         self.policy = policy
-        done = !active
+        self.refusal = refusal
     }
 
     func next() async throws -> Element? {
+        if let refusal {
+            self.refusal = nil
+            done = true
+            throw refusal
+        }
         guard !done else { return nil }
         let reader = stream.reader
         do {

@@ -38,6 +38,8 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
     }
 
     private enum State {
+        /// A second request on the stream: `next()` throws this once.
+        case refused(StreamUsageError)
         case notStarted
         /// Handing out the elements of the array at `path`; `topLevel` for NDJSON values.
         case streaming(topLevel: Bool)
@@ -51,11 +53,11 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
     /// Elements handed out or skipped so far.
     public private(set) var count = 0
 
-    init(stream: JSONStream, path: JSONKeyPath, policy: ErrorPolicy, active: Bool) {
+    init(stream: JSONStream, path: JSONKeyPath, policy: ErrorPolicy, refusal: StreamUsageError?) {
         self.stream = stream
         self.path = path
         self.policy = policy
-        state = active ? .notStarted : .done
+        state = refusal.map { .refused($0) } ?? .notStarted
     }
 
     private var reader: JSONReader { stream.reader }
@@ -118,6 +120,9 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
         switch state {
         case .done:
             return nil
+        case .refused(let error):
+            state = .done
+            throw error
         case .notStarted:
             do {
                 state = .streaming(topLevel: try stream.navigate(to: path, container: .arrayStart))

@@ -12,18 +12,26 @@ public final class JSONMembers<Value: JSONDecodable> {
     private let stream: JSONStream
     private let path: JSONKeyPath
     private var started = false
-    private var done: Bool
+    private var done = false
+    /// A second request on the stream: `next()` throws this once.
+    private var refusal: StreamUsageError?
     /// Members handed out so far.
     public private(set) var count = 0
 
-    init(stream: JSONStream, path: JSONKeyPath, active: Bool) {
+    init(stream: JSONStream, path: JSONKeyPath, refusal: StreamUsageError?) {
         self.stream = stream
         self.path = path
-        done = !active
+        self.refusal = refusal
     }
 
     /// The next member's key and decoded value, or nil after the last one.
+    /// - Throws: ``StreamUsageError`` when the stream had already handed out something else.
     public func next() throws -> (key: String, value: Value)? {
+        if let refusal {
+            self.refusal = nil
+            done = true
+            throw refusal
+        }
         guard !done else { return nil }
         let reader = stream.reader
         do {

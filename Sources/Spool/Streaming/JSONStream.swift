@@ -28,7 +28,15 @@ import Foundation
 public final class JSONStream {
     let reader: JSONReader
     let recorder = RemainderRecorder()
-    private var consumed = false
+    /// What the stream handed out, once it has: "its elements", "its members", "a count".
+    private var handedOut: String?
+
+    /// Notes that `request` hands out `what`; the error for a second request.
+    private func claim(_ request: String, handingOut what: String) -> StreamUsageError? {
+        if let first = handedOut { return .secondRequest(request, first: first) }
+        handedOut = what
+        return nil
+    }
 
     /// Reads the JSON file at `path`.
     /// - Throws: ``InputError`` when the file cannot be opened.
@@ -65,28 +73,31 @@ public final class JSONStream {
     /// root array; with ``JSONParsingOptions/allowsMultipleValues`` (NDJSON), the empty path
     /// streams every top-level value.
     ///
-    /// A stream hands out one sequence of elements; asking twice gives an empty second one.
+    /// A stream reads its input once, so it hands out one sequence: the sequence a second
+    /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
+    /// ``StreamUsageError`` from its first `next()`.
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> JSONElements<T> {
-        let first = !consumed
-        consumed = true
-        return JSONElements(stream: self, path: path, policy: policy, active: first)
+        let refusal = claim("elements(of:at:)", handingOut: "its elements")
+        return JSONElements(stream: self, path: path, policy: policy, refusal: refusal)
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
     /// object too big to hold, like ijson's `kvitems`). The empty path streams a root object.
+    ///
+    /// One request per stream, as for ``elements(of:at:onError:)``.
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        let first = !consumed
-        consumed = true
-        return JSONMembers(stream: self, path: path, active: first)
+        let refusal = claim("members(of:at:)", handingOut: "its members")
+        return JSONMembers(stream: self, path: path, refusal: refusal)
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while
     /// streaming (nothing is decoded; memory stays bounded by the largest element). With
     /// ``JSONParsingOptions/allowsMultipleValues`` and the empty path, the number of top-level values.
+    /// - Throws: ``StreamUsageError`` when the stream already handed out elements, members or a count.
     public func count(at path: JSONKeyPath = .root) throws -> Int {
-        consumed = true
+        if let refusal = claim("count(at:)", handingOut: "a count") { throw refusal }
         let topLevel = try navigate(to: path, container: nil)
         var count = 0
         if topLevel {

@@ -1,3 +1,22 @@
+/// A stream used twice: a ``JSONStream`` or ``AsyncJSONStream`` reads its input once, so it
+/// hands out one sequence of elements or members (or one count). The sequence returned by a
+/// second `elements(...)`, `members(...)` or `count(at:)` call throws this from its first
+/// `next()`, and ends.
+public struct StreamUsageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was asked, and why it cannot be done.
+    public var message: String
+
+    /// The error for a second request on one stream.
+    static func secondRequest(_ request: String, first: String) -> StreamUsageError {
+        StreamUsageError(
+            message: "\(request) was called on a stream that already handed out \(first); a stream reads its input "
+                + "once, so make one request per stream (or a new stream over the input)")
+    }
+
+    /// `error: MESSAGE`.
+    public var description: String { "error: \(message)" }
+}
+
 /// Errors a stream raises while moving to its array or object, shared by the synchronous and
 /// asynchronous streams.
 enum StreamErrors {
@@ -7,6 +26,7 @@ enum StreamErrors {
         let found = reader.currentToken.map { "\($0.publicKind)" } ?? "nothing"
         return DecodeError(
             code: .typeMismatch, keyPath: JSONKeyPath(walked), location: reader.location, expected: expected,
+            actual: reader.currentToken?.kind.valueKindName,
             message: "expected \(expected)\(at) to stream \(path), found \(found)")
     }
 
@@ -23,9 +43,10 @@ enum StreamErrors {
         case .index(let position): what = "missing element [\(position)]"
         }
         let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
+        let hint = JSONKeyPath.pathSyntaxHint(for: component).map { "; \($0)" } ?? ""
         return DecodeError(
             code: .missingKey, keyPath: JSONKeyPath(walked + [component]), location: location,
-            message: "\(what)\(inside) (streaming \(path))")
+            message: "\(what)\(inside) (streaming \(path))\(hint)")
     }
 }
 

@@ -74,3 +74,19 @@ struct RawToken {
     var isContainerEnd: Bool { kind == .objectEnd || kind == .arrayEnd }
     var hasText: Bool { kind == .key || kind == .string || kind == .number }
 }
+
+extension RawToken.Kind {
+    /// The JSON kind of the value this token starts (or ends), as ``DecodeError/actual`` names
+    /// it: `object`, `array`, `string`, `number`, `true`, `false` or `null`.
+    var valueKindName: String {
+        switch self {
+        case .objectStart, .objectEnd: return "object"
+        case .arrayStart, .arrayEnd: return "array"
+        case .string, .key: return "string"
+        case .number: return "number"
+        case .true: return "true"
+        case .false: return "false"
+        case .null: return "null"
+        }
+    }
+}

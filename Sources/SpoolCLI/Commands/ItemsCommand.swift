@@ -30,7 +30,7 @@ struct ItemsCommand: ParsableCommand {
             try stream.finish()  // the rest of the input must be valid too
         } catch {
             output.flush()
-            throw report(error, file: target.input.name)
+            throw report(error, file: target.input.name, command: .items)
         }
     }
 }

@@ -15,9 +15,33 @@ struct ParsingFlags: ParsableArguments {
     @Option(help: "Deepest nesting of arrays and objects accepted.")
     var maxDepth: Int = 512
 
+    @Option(help: "Longest string, key or comment accepted, in bytes of its source text.")
+    var maxStringLength: Int = JSONParsingOptions().maxStringLength
+
+    @Option(help: "Longest number accepted, in bytes of its text.")
+    var maxNumberLength: Int = JSONParsingOptions().maxNumberLength
+
     var options: JSONParsingOptions {
-        JSONParsingOptions(
+        var options = JSONParsingOptions(
             allowsComments: allowComments, allowsMultipleValues: ndjson, maxDepth: maxDepth, chunkSize: chunkSize)
+        options.maxStringLength = maxStringLength
+        options.maxNumberLength = maxNumberLength
+        return options
+    }
+
+    /// The flag that sets each option a library message may name, so that errors speak the
+    /// tool's language (`--max-depth`, not `JSONParsingOptions.maxDepth`).
+    static let flagsForOptions = [
+        ("JSONParsingOptions.maxDepth", "--max-depth"),
+        ("JSONParsingOptions.allowsComments", "--allow-comments"),
+        ("JSONParsingOptions.allowsMultipleValues", "--ndjson"),
+        ("JSONParsingOptions.maxStringLength", "--max-string-length"),
+        ("JSONParsingOptions.maxNumberLength", "--max-number-length"),
+    ]
+
+    /// `message` with every option name replaced by its flag.
+    static func namingFlags(_ message: String) -> String {
+        flagsForOptions.reduce(message) { $0.replacing($1.0, with: $1.1) }
     }
 
     func validate() throws {
@@ -25,6 +49,8 @@ struct ParsingFlags: ParsableArguments {
             throw ValidationError("--chunk-size must be from 1 to \(JSONParsingOptions.maxChunkSize)")
         }
         guard maxDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
+        guard maxStringLength >= 1 else { throw ValidationError("--max-string-length must be at least 1") }
+        guard maxNumberLength >= 1 else { throw ValidationError("--max-number-length must be at least 1") }
     }
 }
 
@@ -90,13 +116,25 @@ struct InputFile {
     }
 }
 
+/// The command an error comes from, for hints that depend on it.
+enum Command {
+    case items, members, other
+}
+
 /// Prints an error the way compilers do, and returns the exit code for it.
-func report(_ error: any Error, file: String) -> ExitCode {
+func report(_ error: any Error, file: String, command: Command = .other) -> ExitCode {
     switch error {
-    case let error as ParseError:
+    case var error as ParseError:
+        error.message = ParsingFlags.namingFlags(error.message)
         printToStandardError("\(file):\(error)")  // summary, then the excerpt and caret
         return SpoolExit.invalidInput
-    case let error as DecodeError:
+    case var error as DecodeError:
+        error.message = ParsingFlags.namingFlags(error.message)
+        if error.code == .typeMismatch && error.expected == "array" && error.actual == "object" && command == .items {
+            error.message += "; spool members streams an object's members"
+        } else if error.code == .typeMismatch && error.expected == "object" && error.actual == "array" && command == .members {
+            error.message += "; spool items streams an array's elements"
+        }
         printToStandardError(error.location == nil ? "\(file): \(error)" : "\(file):\(error)")
         return SpoolExit.invalidInput
     case let error as InputError:

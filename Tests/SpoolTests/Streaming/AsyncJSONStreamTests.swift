@@ -179,6 +179,6 @@ struct AsyncJSONStreamTests {
             for try await band in stream.elements(of: Band.self, at: "objects") { members += band.members.count }
             return members
         }.value
-        #expect(count == 10)
+        #expect(count == 16)
     }
 }
