@@ -1,15 +1,18 @@
+import BandCatalog
 import Foundation
+import Spool
 import Testing
-@testable import Spool
 
-/// The README's examples, run as written, against the outputs the README shows.
+/// The README's examples, run as written against the outputs the README shows. Public API only,
+/// as a reader of the README has it. `CodeBlockCoverageTests` checks that every ```swift block
+/// of the README appears verbatim in a test.
 @Suite("README")
 struct ReadmeTests {
-    static let readme: String = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-    }()
+    static let repository: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    static let readme: String =
+        (try? String(contentsOf: URL(fileURLWithPath: repository).appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
 
     /// The fenced block that follows the first line containing `marker`.
     static func block(after marker: String) -> [String] {
@@ -22,9 +25,94 @@ struct ReadmeTests {
         return Array(body[..<close])
     }
 
-    static var repository: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+    @Test func theModelExampleDecodesTheSample() throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
+
+        // From the README, verbatim:
+        struct BandMember: JSONDecodable {
+            let name: String
+            let birthDate: Date
+
+            static func decode(_ e: Extractor) throws -> BandMember {
+                try BandMember(name: e <| "name", birthDate: e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd")))
+            }
+        }
+
+        struct Band: JSONDecodable {
+            enum Status: String, JSONDecodable {
+                case active, hiatus, disbanded = "inactive"
+            }
+
+            let name: String
+            let homepageURL: URL?
+            let status: Status
+            let members: [BandMember]
+
+            static func decode(_ e: Extractor) throws -> Band {
+                try Band(name: e <| "name", homepageURL: e <|? "homepage", status: e <| "active", members: e <|| "members")
+            }
+        }
+
+        struct Response<T: JSONDecodable>: JSONDecodable {
+            let objects: [T]
+            let lastUpdated: Date
+
+            static func decode(_ e: Extractor) throws -> Response<T> {
+                try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
+            }
+        }
+
+        let catalog = try Response<Band>.decodeValue(contentsOfFile: "Examples/bands.json")
+        print(catalog.objects.map(\.name))   // ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]
+
+        #expect(printed == [#"["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]"#])
+        #expect(catalog.objects.map(\.status) == [.disbanded, .active, .disbanded, .active, .hiatus])
+        #expect(catalog.objects[1].homepageURL == nil)
+        #expect(catalog.lastUpdated == Date(timeIntervalSince1970: 1_463_524_984))
+        // The README's models are the demo's (Examples/BandCatalog), field for field.
+        let demo = try BandResponse.decodeValue(contentsOfFile: "Examples/bands.json")
+        #expect(demo.objects.map(\.homepageURL) == catalog.objects.map(\.homepageURL))
+        #expect(demo.objects.map(\.status.rawValue) == catalog.objects.map(\.status.rawValue))
+        #expect(demo.objects.flatMap(\.members).map(\.birthDate) == catalog.objects.flatMap(\.members).map(\.birthDate))
+    }
+
+    @Test func theStreamingExampleRuns() throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
+
+        // From the README, verbatim (with the demo's Band):
+        let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+        let bands = stream.elements(of: Band.self, at: "objects")
+        while let band = try bands.next() {
+            print(band.name, band.members.count)
+        }
+        let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+
+        #expect(printed == ["Beatles 4", "The Rolling Stones 4", "Nirvana 3", "Foo Fighters 3", "Sigur Rós 2"])
+        #expect(updated == Date(timeIntervalSince1970: 1_463_524_984))
+    }
+
+    /// On the main actor, as top-level code in `main.swift` runs.
+    @MainActor @Test func theAsyncExampleRuns() async throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
+
+        // From the README, verbatim (with the demo's Band):
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "Examples/bands.json"))
+        let body = AsyncThrowingStream<Data, any Error> {
+            let chunk = try file.read(upToCount: 65_536) ?? Data()
+            return chunk.isEmpty ? nil : chunk
+        }
+        let stream = AsyncJSONStream(chunks: body)
+        for try await band in stream.elements(of: Band.self, at: "objects") {
+            print(band.name)
+        }
+
+        #expect(printed == ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"])
     }
 
     @Test func readingTokensPrintsWhatTheReadmeShows() throws {
@@ -50,107 +138,6 @@ struct ReadmeTests {
         #expect(printed.last == shown.last)
     }
 
-    @Test func incrementalExamplePrintsWhatItsCommentsSay() throws {
-        var printed: [String] = []
-        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
-
-        // From the README, verbatim:
-        let reader = JSONReader.incremental()
-        try reader.append(Array(#"{"name": "Nir"#.utf8))
-        while let token = try reader.next() { print(token) }   // '{', key
-        try reader.append(Array(#"vana"}"#.utf8))
-        try reader.finishInput()
-        while let token = try reader.next() { print(token) }   // string, '}'
-        print(reader.isAtEnd)                                   // true
-
-        #expect(printed == ["'{'", "key", "string", "'}'", "true"])
-    }
-
-    @Test func errorExamplesAreTheRealDescriptions() throws {
-        let stray = try #require(parseError("{\n  \"a\": [1, 2,, 3]\n}"))
-        #expect(stray.description.components(separatedBy: "\n") == Self.block(after: "Its `description`:"))
-        let truncated = try #require(parseError(#"{"a":[{"b":"#))
-        #expect(truncated.description.components(separatedBy: "\n") == Self.block(after: "A truncated input names what is still open"))
-    }
-
-    @Test func theOptionsExampleReadsNDJSON() throws {
-        // From the README, verbatim:
-        var options = JSONParsingOptions()
-        options.allowsMultipleValues = true   // NDJSON
-        options.maxDepth = 64
-        let reader = JSONReader(string: "{\"a\": 1}\n{\"a\": 2}\n", options: options)
-
-        #expect(try reader.skipToEnd() == 2)
-        #expect(Self.readme.contains(#"let reader = JSONReader(string: "{\"a\": 1}\n{\"a\": 2}\n", options: options)"#))
-    }
-
-    @Test func optionDefaultsAreTheDocumentedOnes() {
-        let options = JSONParsingOptions()
-        #expect(!options.allowsComments && !options.allowsMultipleValues && options.validatesUTF8)
-        #expect(!options.allowsTrailingGarbage)
-        #expect(options.maxDepth == 512 && options.maxStringLength == 20_000_000 && options.maxNumberLength == 1000)
-        #expect(options.chunkSize == 65_536)
-    }
-}
-
-// The README's model example, verbatim (its types are file-private here).
-private enum ReadmeStatus: String, JSONDecodable {
-    case active, hiatus, disbanded
-}
-
-private struct ReadmeMember: JSONDecodable {
-    let name: String
-    let birthDate: Date
-
-    static func decode(_ e: Extractor) throws -> ReadmeMember {
-        try ReadmeMember(name: e <| "name", birthDate: e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd")))
-    }
-}
-
-private struct ReadmeBand: JSONDecodable {
-    let name: String
-    let homepage: URL?
-    let status: ReadmeStatus
-    let members: [ReadmeMember]
-
-    static func decode(_ e: Extractor) throws -> ReadmeBand {
-        try ReadmeBand(name: e <| "name", homepage: e <|? "homepage", status: e <| "status", members: e <|| "members")
-    }
-}
-
-@Suite("README models")
-struct ReadmeModelTests {
-    @Test func theModelExampleDecodesTheSample() throws {
-        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
-        let bands: [ReadmeBand] = try [ReadmeBand].decodeValue(contentsOfFile: "Examples/bands.json", rootKeyPath: "objects")
-        #expect(bands.map(\.name) == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
-        #expect(ReadmeTests.readme.contains(#"print(bands.map(\.name))   // ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"]"#))
-        #expect(bands[3].homepage == nil && bands[2].status == .hiatus && bands[0].members.count == 3)
-    }
-
-    @Test func keepingReleasedElementsAsTheReadmeShows() throws {
-        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
-        // From the README, verbatim:
-        var options = JSONParsingOptions()
-        options.releasesDecodedElements = false
-        let catalog = try [ReadmeBand].decodeValue(contentsOfFile: "Examples/bands.json", rootKeyPath: "objects", options: options)
-
-        #expect(catalog.count == 4)
-        #expect(ReadmeTests.readme.contains("options.releasesDecodedElements = false\nlet catalog = try [Band]"))
-    }
-
-    @Test func joinedPathsNeedParenthesesAfterAnOperator() throws {
-        struct Venue: JSONDecodable {
-            let name: String
-            static func decode(_ e: Extractor) throws -> Venue {
-                let base: JSONKeyPath = "location"
-                return try Venue(name: e <| (base + "name"))
-            }
-        }
-        #expect(try Venue.decodeValue(from: #"{"location": {"name": "Park"}}"#).name == "Park")
-        #expect(ReadmeTests.readme.contains(#"`e <| (base + "name")`"#))
-    }
-
     @Test func theErrorExampleIsReal() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -168,48 +155,30 @@ struct ReadmeModelTests {
         }
 
         #expect(printed == [#"1:26: error: expected Int at [1].stars, found string "4""#])
-        #expect(ReadmeTests.readme.contains(#"print(error)   // 1:26: error: expected Int at [1].stars, found string "4""#))
     }
-}
 
-@Suite("README streaming")
-struct ReadmeStreamingTests {
-    @Test func theStreamingExampleRuns() throws {
-        _ = FileManager.default.changeCurrentDirectoryPath(ReadmeTests.repository)
-        var printed: [String] = []
-        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
-
-        // From the README, verbatim (with the README's Band model):
-        let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
-        let bands = stream.elements(of: ReadmeBand.self, at: "objects")
-        while let band = try bands.next() {
-            print(band.name, band.members.count)
-        }
-        let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
-
-        #expect(printed == ["Nirvana 3", "Foo Fighters 3", "Sigur Rós 2", "Hole 2"])
-        #expect(updated == Date(timeIntervalSince1970: 1_451_606_400))
-        #expect(ReadmeTests.block(after: "## Streaming a huge array").contains("while let band = try bands.next() {"))
+    @Test func theParseErrorDescriptionIsReal() {
+        let reader = JSONReader(string: "{\n  \"a\": [1, 2,, 3]\n}")
+        let error = #expect(throws: ParseError.self) { try reader.skipToEnd() }
+        #expect(error?.description.components(separatedBy: "\n") == Self.block(after: "A `ParseError`'s description adds"))
     }
-}
 
-@Suite("README async streaming")
-struct ReadmeAsyncStreamingTests {
-    /// On the main actor, as top-level code in `main.swift` runs.
-    @MainActor @Test func theAsyncExampleRuns() async throws {
-        let body = AsyncJSONStreamTests.chunks(JSONStreamTests.sample, sizes: [100])
-        var printed: [String] = []
-        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+    @Test func theQuickStartIsTwoCommands() {
+        #expect(Self.block(after: "## Quick start") == ["scripts/spool bands Examples/bands.json", "scripts/test"])
+    }
 
-        // From the README, verbatim (with the README's Band model):
-        let stream = AsyncJSONStream(chunks: body)   // any AsyncSequence of byte chunks; or (bytes:)
-        for try await band in stream.elements(of: ReadmeBand.self, at: "objects") {
-            print(band.name)
-        }
-        let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+    @Test func theManifestNamesTheDocumentedPlatforms() throws {
+        let manifest = try String(
+            contentsOf: URL(fileURLWithPath: Self.repository).appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)]"))
+        #expect(Self.readme.contains("macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2"))
+        #expect(Self.readme.components(separatedBy: "Swift 6.2 or later").count == 2)  // stated once
+    }
 
-        #expect(printed == ["Nirvana", "Foo Fighters", "Sigur Rós", "Hole"])
-        #expect(updated == Date(timeIntervalSince1970: 1_451_606_400))
-        #expect(ReadmeTests.readme.contains("for try await band in stream.elements(of: Band.self, at: \"objects\") {"))
+    @Test func theLicenseIsApache2() throws {
+        let license = try String(
+            contentsOf: URL(fileURLWithPath: Self.repository).appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(license.contains("Apache License\n                           Version 2.0, January 2004"))
+        #expect(Self.readme.contains("[Apache License 2.0](LICENSE)"))
     }
 }
