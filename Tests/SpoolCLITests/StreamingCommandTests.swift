@@ -123,6 +123,19 @@ struct StreamingCommandTests {
         #expect(!garbage.stderr.contains("--ndjson"))  // 'x' starts no value: no hint
     }
 
+    @Test func ndjsonWithAPathStreamsEveryValue() throws {
+        let input = Data("{\"objects\":[1,2]}\n{\"objects\":[3,4]}\n".utf8)
+        let items = try Spool.run(["items", "objects", "--ndjson"], stdin: input)
+        #expect(items.status == 0)
+        #expect(items.stdout == "1\n2\n3\n4\n")  // jq -c '.objects[]' gives the same
+        #expect(try Spool.run(["count", "objects", "--ndjson"], stdin: input).stdout == "4\n")
+        let missing = try Spool.run(["count", "objects", "--ndjson"], stdin: Data("{\"objects\":[1]}\n{\"x\":[]}\n".utf8))
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "<stdin>:2:1: error: missing key \"objects\" in [1] (streaming objects)\n")
+        let members = try Spool.run(["members", "o", "--ndjson"], stdin: Data("{\"o\":{\"a\":1}}\n{\"o\":{\"b\":2}}\n".utf8))
+        #expect(members.stdout == "{\"key\":\"a\",\"value\":1}\n{\"key\":\"b\",\"value\":2}\n")
+    }
+
     @Test func versionIsPrinted() throws {
         let run = try Spool.run(["--version"])
         #expect(run.status == 0)

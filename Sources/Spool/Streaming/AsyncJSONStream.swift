@@ -19,6 +19,8 @@ public final class AsyncJSONStream {
     let input: AsyncJSONReader
     let recorder = RemainderRecorder()
     private var consumed = false
+    /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
+    var valueIndex = 0
 
     /// Reads an asynchronous sequence of bytes.
     public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init()) where Bytes.Element == UInt8 {
@@ -64,7 +66,7 @@ public final class AsyncJSONStream {
         if path.isEmpty && reader.options.allowsMultipleValues { return true }
         guard try await input.next() != nil else { return true }
         recorder.record(from: reader)
-        var walked: [JSONKeyPath.Component] = []
+        var walked = valuePrefix(for: path)
         for component in path.components {
             guard let token = reader.currentToken else { return true }
             let parent = reader.current
@@ -93,6 +95,25 @@ public final class AsyncJSONStream {
         guard reader.currentToken?.kind == .arrayStart else { throw notFound(expected: "array", walked, path) }
         recorder.streamedArrayDepth = reader.depth
         return false
+    }
+
+    /// Finishes the current top-level value and moves to the array at `path` in the next one
+    /// (see ``JSONStream/advanceToNextValue(path:container:)``).
+    func advanceToNextValue(path: JSONKeyPath) async throws -> Bool {
+        guard reader.options.allowsMultipleValues, !path.isEmpty else { return false }
+        while reader.depth > 0 {
+            guard try await input.next() != nil else { return false }
+            recorder.record(from: reader)
+        }
+        recorder.isRecording = false
+        guard try await input.peek() != nil else { return false }
+        valueIndex += 1
+        return try await !navigate(to: path)
+    }
+
+    /// How the paths of the current top-level value's elements start (see ``JSONStream``).
+    func valuePrefix(for path: JSONKeyPath) -> [JSONKeyPath.Component] {
+        reader.options.allowsMultipleValues && !path.isEmpty ? [.index(valueIndex)] : []
     }
 
     private func recordValue() async throws {
@@ -153,6 +174,8 @@ final class AsyncElementState<Element: JSONDecodable> {
     private var refusal: StreamUsageError?
     private var topLevel = false
     private(set) var count = 0
+    /// The next element's index in its array (or among the top-level values).
+    private var indexInArray = 0
 
     init(stream: AsyncJSONStream, path: JSONKeyPath, policy: JSONElements<Element>.ErrorPolicy, refusal: StreamUsageError?) {
         self.stream = stream
@@ -182,8 +205,12 @@ final class AsyncElementState<Element: JSONDecodable> {
                 if !topLevel && token == .arrayEnd {
                     _ = try await stream.input.next()
                     stream.recorder.recordStreamedEnd(from: reader)
-                    done = true
-                    return nil
+                    guard try await stream.advanceToNextValue(path: path) else {
+                        done = true
+                        return nil
+                    }
+                    indexInArray = 0
+                    continue
                 }
                 let start = reader.position
                 reader.pinnedFrom = start
@@ -192,13 +219,16 @@ final class AsyncElementState<Element: JSONDecodable> {
                     guard try await stream.input.fill() else { break }
                 }
                 try reader.readWholeValue(at: start)
-                let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.index(count)])
+                let index = indexInArray
+                let basePath = JSONKeyPath(stream.valuePrefix(for: path)) + path + [.index(index)]
+                let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: basePath)
                 count += 1
+                indexInArray += 1
                 do {
                     return try Extractor(context: context, index: start).decode(as: Element.self)
                 } catch let error as DecodeError {
                     guard case .skip(let report) = policy else { throw error }
-                    report(JSONElements<Element>.SkippedElement(index: count - 1, location: reader.tape.location(at: start), error: error))
+                    report(JSONElements<Element>.SkippedElement(index: index, location: reader.tape.location(at: start), error: error))
                 }
             }
         } catch let error as ParseError {

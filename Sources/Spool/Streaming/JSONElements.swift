@@ -52,6 +52,8 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
     private var state: State
     /// Elements handed out or skipped so far.
     public private(set) var count = 0
+    /// The next element's index in its array (or among the top-level values).
+    private var indexInArray = 0
 
     init(stream: JSONStream, path: JSONKeyPath, policy: ErrorPolicy, refusal: StreamUsageError?) {
         self.stream = stream
@@ -69,9 +71,12 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
                 reader.pinnedFrom = start
                 defer { reader.pinnedFrom = nil }
                 try reader.readWholeValue(at: start)
-                let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.index(count)])
+                let index = indexInArray
+                let context = DecodingContext(
+                    tape: reader.tape, rootIndex: start, basePath: stream.elementPath(path, .index(index)))
                 let element = Extractor(context: context, index: start)
                 count += 1
+                indexInArray += 1
                 do {
                     return try element.decode(as: Value.self)
                 } catch let error as DecodeError {
@@ -79,7 +84,7 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
                         state = .done
                         throw error
                     }
-                    report(SkippedElement(index: count - 1, location: reader.tape.location(at: start), error: error))
+                    report(SkippedElement(index: index, location: reader.tape.location(at: start), error: error))
                 }
             }
             return nil
@@ -134,16 +139,24 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
             break
         }
         guard case .streaming(let topLevel) = state else { return nil }
-        guard let token = try reader.peek() else {
-            state = .done
-            return nil
-        }
-        if !topLevel && token == .arrayEnd {
+        while true {
+            guard let token = try reader.peek() else {
+                state = .done
+                return nil
+            }
+            if topLevel || token != .arrayEnd { return reader.position }
             _ = try reader.next()
             stream.recorder.recordStreamedEnd(from: reader)
-            state = .done
-            return nil
+            do {
+                guard try stream.advanceToNextValue(path: path, container: .arrayStart) else {
+                    state = .done
+                    return nil
+                }
+            } catch {
+                state = .done
+                throw error
+            }
+            indexInArray = 0
         }
-        return reader.position
     }
 }

@@ -39,12 +39,16 @@ public final class JSONMembers<Value: JSONDecodable> {
                 started = true
                 _ = try stream.navigate(to: path, container: .objectStart)
             }
-            guard let token = try reader.next() else {
-                done = true
-                return nil
-            }
-            if token == .objectEnd {
+            var token = try reader.next()
+            while token == .objectEnd {
                 stream.recorder.recordStreamedEnd(from: reader)
+                guard try stream.advanceToNextValue(path: path, container: .objectStart) else {
+                    done = true
+                    return nil
+                }
+                token = try reader.next()
+            }
+            guard token != nil else {
                 done = true
                 return nil
             }
@@ -53,7 +57,7 @@ public final class JSONMembers<Value: JSONDecodable> {
             reader.pinnedFrom = start
             defer { reader.pinnedFrom = nil }
             try reader.readWholeValue(at: start)
-            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path + [.key(key)])
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: stream.elementPath(path, .key(key)))
             count += 1
             return (key, try Extractor(context: context, index: start).decode(as: Value.self))
         } catch let error as ParseError {

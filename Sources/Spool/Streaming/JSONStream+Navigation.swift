@@ -7,7 +7,7 @@ extension JSONStream {
         if path.isEmpty && reader.options.allowsMultipleValues && container != .objectStart { return true }
         guard try reader.next() != nil else { return true }
         recorder.record(from: reader)
-        var walked: [JSONKeyPath.Component] = []
+        var walked = valuePrefix(for: path)
         for component in path.components {
             let parent = reader.current
             guard let token = reader.currentToken else { return true }
@@ -41,6 +41,33 @@ extension JSONStream {
         }
         recorder.streamedArrayDepth = reader.depth
         return false
+    }
+
+    /// With several top-level values (NDJSON) and a non-empty path, each value's array (or
+    /// object) at the path is streamed in turn: this finishes the current value and moves to the
+    /// container at `path` in the next one. False at the end of the input, or for a single
+    /// document.
+    func advanceToNextValue(path: JSONKeyPath, container: RawToken.Kind?) throws -> Bool {
+        guard reader.options.allowsMultipleValues, !path.isEmpty else { return false }
+        while reader.depth > 0 {
+            guard try reader.next() != nil else { return false }
+            recorder.record(from: reader)
+        }
+        recorder.isRecording = false
+        guard try reader.peek() != nil else { return false }
+        valueIndex += 1
+        return try !navigate(to: path, container: container)
+    }
+
+    /// How the paths of the current top-level value's elements start: `[v]`, the value's
+    /// index, with several top-level values and a non-empty path; nothing otherwise.
+    func valuePrefix(for path: JSONKeyPath) -> [JSONKeyPath.Component] {
+        reader.options.allowsMultipleValues && !path.isEmpty ? [.index(valueIndex)] : []
+    }
+
+    /// The path of element `index` of the array at `path` in the current top-level value.
+    func elementPath(_ path: JSONKeyPath, _ component: JSONKeyPath.Component) -> JSONKeyPath {
+        JSONKeyPath(valuePrefix(for: path)) + path + [component]
     }
 
     /// Reads the next value whole, recording its tokens.

@@ -30,6 +30,8 @@ public final class JSONStream {
     let recorder = RemainderRecorder()
     /// What the stream handed out, once it has: "its elements", "its members", "a count".
     private var handedOut: String?
+    /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
+    var valueIndex = 0
 
     /// Notes that `request` hands out `what`; the error for a second request.
     private func claim(_ request: String, handingOut what: String) -> StreamUsageError? {
@@ -71,7 +73,9 @@ public final class JSONStream {
 
     /// The elements of the array at `path`, each decoded as `T`. The empty path streams a
     /// root array; with ``JSONParsingOptions/allowsMultipleValues`` (NDJSON), the empty path
-    /// streams every top-level value.
+    /// streams every top-level value, and another path streams the array at that path in every
+    /// top-level value in turn (as `jq -c '.objects[]'` does), each element's path then starting
+    /// with its value's index: `[1].objects[0]`. Every value must hold the path.
     ///
     /// A stream reads its input once, so it hands out one sequence: the sequence a second
     /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
@@ -107,12 +111,14 @@ public final class JSONStream {
             }
             return count
         }
-        while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
-            try reader.skipValue()  // a key and its value, or an element
-            count += 1
-        }
-        _ = try reader.next()
-        recorder.recordStreamedEnd(from: reader)
+        repeat {
+            while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
+                try reader.skipValue()  // a key and its value, or an element
+                count += 1
+            }
+            _ = try reader.next()
+            recorder.recordStreamedEnd(from: reader)
+        } while try advanceToNextValue(path: path, container: nil)
         return count
     }
 
@@ -137,7 +143,7 @@ public final class JSONStream {
 
     /// The document without the streamed elements (the array at the path is left empty), for
     /// the values beside it, e.g. a catalog's `last_updated`. Reads the rest of the input if
-    /// the elements have not all been read.
+    /// the elements have not all been read. With several top-level values, the first one's.
     /// - Throws: ``ParseError`` or ``InputError`` from reading the rest; ``DecodeError`` when
     ///   the document holds no value.
     public var remainder: Extractor {

@@ -6,10 +6,14 @@ final class RemainderRecorder {
     private var finished = false
     /// The reader's depth inside the streamed array, while its elements are being handed out.
     var streamedArrayDepth: Int?
+    /// False once the first top-level value has been recorded, when a stream goes on to the
+    /// next values of an NDJSON input: the remainder is the first value's, and memory stays
+    /// bounded however many values follow.
+    var isRecording = true
 
     /// Appends the reader's current token.
     func record(from reader: JSONReader) {
-        guard let token = reader.currentToken else { return }
+        guard isRecording, let token = reader.currentToken else { return }
         let line = reader.tape.line(of: token)
         tape.noteLine(line.line, startingAt: line.offset)
         var copy = token
