@@ -69,7 +69,7 @@ public final class AsyncJSONStream {
         var walked = valuePrefix(for: path)
         for component in path.components {
             guard let token = reader.currentToken else { return true }
-            let parent = reader.current
+            let parent = reader.location  // taken now: the token may be dropped before it is needed
             switch component {
             case .key(let key):
                 guard token.kind == .objectStart else { throw notFound(expected: "object", walked, path) }
@@ -130,9 +130,10 @@ public final class AsyncJSONStream {
     }
 
     private func missing(
-        _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: Int, _ path: JSONKeyPath
+        _ component: JSONKeyPath.Component, _ walked: [JSONKeyPath.Component], _ parent: SourceLocation?,
+        _ path: JSONKeyPath
     ) -> DecodeError {
-        StreamErrors.missing(component, in: walked, container: parent, reader: reader, streaming: path)
+        StreamErrors.missing(component, in: walked, container: parent, streaming: path)
     }
 }
 

@@ -9,7 +9,9 @@ extension JSONStream {
         recorder.record(from: reader)
         var walked = valuePrefix(for: path)
         for component in path.components {
-            let parent = reader.current
+            // The container's location, taken now: its token may be gone from the tape by the
+            // time a missing key is known (tokens are dropped once the cursor has passed them).
+            let parent = reader.location
             guard let token = reader.currentToken else { return true }
             switch component {
             case .key(let key):
@@ -85,8 +87,9 @@ extension JSONStream {
     }
 
     private func missing(
-        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, streaming path: JSONKeyPath
+        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: SourceLocation?,
+        streaming path: JSONKeyPath
     ) -> DecodeError {
-        StreamErrors.missing(component, in: walked, container: container, reader: reader, streaming: path)
+        StreamErrors.missing(component, in: walked, container: container, streaming: path)
     }
 }

@@ -104,22 +104,28 @@ public final class JSONStream {
         if let refusal = claim("count(at:)", handingOut: "a count") { throw refusal }
         let topLevel = try navigate(to: path, container: nil)
         var count = 0
-        if topLevel {
-            while try reader.peek() != nil {
-                try reader.skipValue()
-                count += 1
+        var noun = topLevel ? "value" : "element"
+        do {
+            if topLevel {
+                while try reader.peek() != nil {
+                    try reader.skipValue()
+                    count += 1
+                }
+                return count
             }
+            repeat {
+                if reader.currentToken?.kind == .objectStart { noun = "member" }
+                while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
+                    try reader.skipValue()  // a key and its value, or an element
+                    count += 1
+                }
+                _ = try reader.next()
+                recorder.recordStreamedEnd(from: reader)
+            } while try advanceToNextValue(path: path, container: nil)
             return count
+        } catch let error as ParseError {
+            throw error.noting(count, noun, of: path)
         }
-        repeat {
-            while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
-                try reader.skipValue()  // a key and its value, or an element
-                count += 1
-            }
-            _ = try reader.next()
-            recorder.recordStreamedEnd(from: reader)
-        } while try advanceToNextValue(path: path, container: nil)
-        return count
     }
 
     /// Called with ``bytesRead`` each time a chunk of input has been taken in (on the thread

@@ -30,13 +30,11 @@ enum StreamErrors {
             message: "expected \(expected)\(at) to stream \(path), found \(found)")
     }
 
-    /// The path's next step is not in the container at `walked`, whose start token is at
-    /// `container` on the reader's tape.
+    /// The path's next step is not in the container at `walked`, which starts at `container`.
     static func missing(
-        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container: Int, reader: JSONReader,
+        _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container location: SourceLocation?,
         streaming path: JSONKeyPath
     ) -> DecodeError {
-        let location = reader.tape.contains(container) ? reader.tape.location(at: container) : nil
         let what: String
         switch component {
         case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
