@@ -19,7 +19,9 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// Reject strings that are not valid UTF-8. Default `true`. When `false`, string bytes are
     /// passed through as they are (a `String` made from them repairs invalid sequences).
     public var validatesUTF8: Bool = true
-    /// The deepest nesting of arrays and objects accepted. Default 512, as Foundation.
+    /// The deepest nesting of arrays and objects accepted. Default 512, as Foundation. Values
+    /// below 1 act as 1, values above ``largestMaxDepth`` (100,000) as that, so that a hostile
+    /// input cannot make the parser's own stacks grow without bound.
     public var maxDepth: Int = 512
     /// The longest string or key accepted, in bytes of its source text; with
     /// ``allowsComments``, the longest comment too. Default 20,000,000, as Jackson. At most
@@ -74,6 +76,12 @@ public struct JSONParsingOptions: Hashable, Sendable {
 
     /// Whether reading ends with the first top-level value (``allowsTrailingGarbage``).
     var stopsAfterFirstValue: Bool { allowsTrailingGarbage && !allowsMultipleValues }
+
+    /// The largest ``maxDepth`` used: 100,000 levels.
+    public static let largestMaxDepth = 100_000
+
+    /// The depth limit actually used: 1 to ``largestMaxDepth``.
+    var effectiveMaxDepth: Int { min(max(1, maxDepth), JSONParsingOptions.largestMaxDepth) }
 
     /// The largest ``chunkSize`` used: 64 MiB. Larger chunks would only cost memory.
     public static let maxChunkSize = 1 << 26

@@ -97,7 +97,7 @@ final class TapeWriter {
         self.options = options
         allowsComments = options.allowsComments
         validatesUTF8 = options.validatesUTF8
-        maxDepth = options.maxDepth
+        maxDepth = options.effectiveMaxDepth
         maxStringLength = options.effectiveMaxStringLength
         maxNumberLength = options.maxNumberLength
         tape = TokenTape()

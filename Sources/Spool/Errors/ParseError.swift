@@ -59,9 +59,10 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         self.excerptCaret = excerptCaret
     }
 
-    /// The first line of ``description``: `LINE:COLUMN: error: MESSAGE (at PATH)`.
+    /// The first line of ``description``: `LINE:COLUMN: error: MESSAGE (at PATH)`, a very deep
+    /// PATH clipped in the middle (``JSONKeyPath/clippedDescription``).
     public var summary: String {
-        let at = path.isEmpty ? "" : " (at \(path))"
+        let at = path.isEmpty ? "" : " (at \(path.clippedDescription))"
         return "\(location): error: \(message)\(at)"
     }
 

@@ -200,7 +200,7 @@ public struct Extractor {
         let path = keyPath
         return DecodeError(
             code: .custom, keyPath: path, location: location, actual: kindName(at: index), excerpt: excerpt(at: index),
-            message: path.isEmpty ? message : "\(message) at \(path)")
+            message: path.isEmpty ? message : "\(message) at \(path.clippedDescription)")
     }
 
     // MARK: - Internals
@@ -361,7 +361,7 @@ public struct Extractor {
         return DecodeError(
             code: .custom, keyPath: path, location: tape.location(at: target), expected: TypeName.of(T.self),
             actual: kindName(at: target), excerpt: excerpt(at: target),
-            message: path.isEmpty ? "\(error)" : "\(error) at \(path)")
+            message: path.isEmpty ? "\(error)" : "\(error) at \(path.clippedDescription)")
     }
 
     func mismatchError<T>(at target: Int, expected: T.Type, reason: String? = nil) -> DecodeError {
@@ -371,7 +371,7 @@ public struct Extractor {
     func mismatchError(at target: Int, expected: String, reason: String?) -> DecodeError {
         let token = tape[target]
         let path = context.path(of: target)
-        let at = path.isEmpty ? "" : " at \(path)"
+        let at = path.isEmpty ? "" : " at \(path.clippedDescription)"
         let kind = kindName(at: target)
         let clipped = excerpt(at: target)
         let found = clipped.map { "\(kind) \($0)" } ?? kind
@@ -396,7 +396,7 @@ public struct Extractor {
         case .index(let position)?: what = "missing element [\(position)]"
         case nil: what = "missing value"
         }
-        let inside = parentPath.isEmpty ? "" : " in \(parentPath)"
+        let inside = parentPath.isEmpty ? "" : " in \(parentPath.clippedDescription)"
         let hint = path.components.last.flatMap(JSONKeyPath.pathSyntaxHint(for:)).map { "; \($0)" } ?? ""
         let expected = TypeName.of(T.self)
         return DecodeError(

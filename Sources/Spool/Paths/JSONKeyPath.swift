@@ -104,6 +104,18 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// ``description``, with a path deeper than 16 components clipped in the middle so that
+    /// messages stay short: `[0][0][0][0][0][0][0][0]…(999984 more)…[0][0][0][0][0][0][0][0]`.
+    public var clippedDescription: String {
+        let all = components
+        guard all.count > 16 else { return description }
+        let head = JSONKeyPath(Array(all.prefix(8))).description
+        let tail = JSONKeyPath(Array(all.suffix(8)))
+        // The tail starts with a key: print it as it would follow another component.
+        let tailText = tail.description.hasPrefix("[") ? tail.description : "." + tail.description
+        return "\(head)…(\(all.count - 16) more)…\(tailText)"
+    }
+
     static func quoted(_ key: String) -> String {
         var text = "\""
         for scalar in key.unicodeScalars {

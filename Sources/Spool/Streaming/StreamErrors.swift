@@ -22,7 +22,7 @@ public struct StreamUsageError: Error, Hashable, Sendable, CustomStringConvertib
 enum StreamErrors {
     /// The value at `walked` is not the container the path needs.
     static func notFound(expected: String, at walked: [JSONKeyPath.Component], reader: JSONReader, streaming path: JSONKeyPath) -> DecodeError {
-        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked))"
+        let at = walked.isEmpty ? "" : " at \(JSONKeyPath(walked).clippedDescription)"
         let found = reader.currentToken.map { "\($0.publicKind)" } ?? "nothing"
         return DecodeError(
             code: .typeMismatch, keyPath: JSONKeyPath(walked), location: reader.location, expected: expected,
@@ -40,11 +40,11 @@ enum StreamErrors {
         case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
         case .index(let position): what = "missing element [\(position)]"
         }
-        let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked))"
+        let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked).clippedDescription)"
         let hint = JSONKeyPath.pathSyntaxHint(for: component).map { "; \($0)" } ?? ""
         return DecodeError(
             code: .missingKey, keyPath: JSONKeyPath(walked + [component]), location: location,
-            message: "\(what)\(inside) (streaming \(path))\(hint)")
+            message: "\(what)\(inside) (streaming \(path.clippedDescription))\(hint)")
     }
 }
 
@@ -52,7 +52,7 @@ extension ParseError {
     /// The error, noting how far a stream got before it (`3 elements of objects read before it`).
     func noting(_ count: Int, _ noun: String, of path: JSONKeyPath) -> ParseError {
         var error = self
-        error.message += " (\(count) \(noun)\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.description) read before it)"
+        error.message += " (\(count) \(noun)\(count == 1 ? "" : "s") of \(path.isEmpty ? "the input" : path.clippedDescription) read before it)"
         return error
     }
 }

@@ -12,7 +12,7 @@ struct ParsingFlags: ParsableArguments {
     @Option(help: "Bytes to read at a time (1 to 67108864).")
     var chunkSize: Int = 65_536
 
-    @Option(help: "Deepest nesting of arrays and objects accepted.")
+    @Option(help: "Deepest nesting of arrays and objects accepted (1 to 100000).")
     var maxDepth: Int = 512
 
     @Option(help: "Longest string, key or comment accepted, in bytes of its source text.")
@@ -48,7 +48,9 @@ struct ParsingFlags: ParsableArguments {
         guard (1...JSONParsingOptions.maxChunkSize).contains(chunkSize) else {
             throw ValidationError("--chunk-size must be from 1 to \(JSONParsingOptions.maxChunkSize)")
         }
-        guard maxDepth >= 1 else { throw ValidationError("--max-depth must be at least 1") }
+        guard (1...JSONParsingOptions.largestMaxDepth).contains(maxDepth) else {
+            throw ValidationError("--max-depth must be from 1 to \(JSONParsingOptions.largestMaxDepth)")
+        }
         guard maxStringLength >= 1 else { throw ValidationError("--max-string-length must be at least 1") }
         guard maxNumberLength >= 1 else { throw ValidationError("--max-number-length must be at least 1") }
     }

@@ -28,7 +28,7 @@ final class YajlSyntaxCheck {
         fileprivate var handle: yajl_handle?
 
         init(options: JSONParsingOptions) {
-            maxDepth = options.maxDepth
+            maxDepth = options.effectiveMaxDepth
             maxDecodedString = options.effectiveMaxStringLength / 6
             maxNumberLength = options.maxNumberLength
         }
