@@ -11,7 +11,10 @@ struct SpoolCommand: ParsableCommand {
             by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root.
 
             Exit codes: 0 success; 1 invalid or undecodable input (FILE:LINE:COLUMN: error: ... \
-            on stderr); 64 usage error; 66 input cannot be opened or read.
+            on stderr), or bands skipped by --skip-invalid; 64 usage error; 66 input cannot be \
+            opened or read; 74 output cannot be written (a full disk). When an error in the input \
+            is followed by a failure to write what came before it, both are reported and the \
+            status is the input's (1).
             """,
         version: SpoolCommand.version,
         subcommands: [BandsCommand.self, ItemsCommand.self, MembersCommand.self, CountCommand.self, ValidateCommand.self]
@@ -20,8 +23,15 @@ struct SpoolCommand: ParsableCommand {
     /// The version `spool --version` prints.
     static let version = "0.1.0"
 
+    /// `spool` without a command: the help, on standard error, and the usage error's status.
+    func run() throws {
+        printToStandardError(Self.helpMessage())
+        throw ExitCode.validationFailure
+    }
+
     static func main() {
         ignoreBrokenPipeSignal()
+        checkStandardOutputAtExit()
         Self.main(nil)
     }
 }

@@ -210,6 +210,13 @@ struct ProgressBarTests {
         #expect(shown.contains("%  "))
         #expect(shown.contains("MB/s  ETA "))
         #expect(shown.contains("bands: 30000"))
+        // Both on the terminal: a command that prints while it reads draws no bar into its output.
+        let both = try Self.onTerminal("\(Spool.executable.path) items objects \(file.path)", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(both.contains(#"{"name":"B""#))
+        #expect(!both.contains("MB/s"))
+        let toFile = try Self.onTerminal(
+            "\(Spool.executable.path) items objects \(file.path) > /dev/null", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(toFile.contains("MB/s"))
         let quiet = try Self.onTerminal(
             "\(Spool.executable.path) bands --summary --no-progress \(file.path)", environment: ["SPOOL_PROGRESS_AFTER": "0"])
         #expect(!quiet.contains("MB/s"))

@@ -61,6 +61,13 @@ final class FileByteSource: ByteSource {
             if count >= 0 { return count }
             let code = errno
             if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                // A non-blocking descriptor (inherited as standard input, say) with nothing to
+                // read yet: wait until it has, as a blocking one would.
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&waiting, 1, -1)
+                continue
+            }
             throw InputError(source: name, operation: "read", errno: code, reason: FileByteSource.describe(code))
         }
     }

@@ -32,14 +32,16 @@ extension JSONKeyPath {
 
     /// Parses a path in Spool's notation, the one ``description`` prints: keys joined by dots,
     /// `[N]` for an index, `["..."]` for a key with dots, brackets or other characters
-    /// (JSON string escapes allowed), and `.` (or the empty string) for the root:
-    /// `objects`, `data.items`, `groups[2].members`, `objects[0]["first.name"]`.
+    /// (JSON string escapes allowed), and `.` for the root: `objects`, `data.items`,
+    /// `groups[2].members`, `objects[0]["first.name"]`. The empty string is an error (an empty
+    /// PATH is more often a mistake than a request for the root).
     public init(parsing text: String) throws(SyntaxError) {
         var components: [Component] = []
         let chars = Array(text.unicodeScalars)
         var i = 0
         func fail(_ reason: String) -> SyntaxError { SyntaxError(text: text, reason: reason) }
-        if text == "." || text.isEmpty {
+        if text.isEmpty { throw fail("empty path (. is the root)") }
+        if text == "." {
             self.init([])
             return
         }
@@ -82,7 +84,9 @@ extension JSONKeyPath {
                         i += 1
                     }
                     guard i < chars.count else { throw fail("unclosed [") }
-                    guard let index = Int(digits), index >= 0 else { throw fail("[\(digits)] is not an index") }
+                    guard !digits.isEmpty, digits.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }),
+                        let index = Int(digits)
+                    else { throw fail("[\(digits)] is not an index") }
                     components.append(.index(index))
                     i += 1
                 }

@@ -38,7 +38,7 @@ struct BandsCommand: ParsableCommand {
         let input = InputFile(file)
         let output = StandardOutput()
         do {
-            let (stream, bar) = try input.stream(options: parsing.options, progress: progress)
+            let (stream, bar) = try input.stream(options: parsing.options, progress: progress, streamsOutput: !summary)
             defer { bar.finish() }
             var skipped = 0
             let policy: JSONElements<Band>.ErrorPolicy =
@@ -62,27 +62,24 @@ struct BandsCommand: ParsableCommand {
                 if !summary {
                     let members = "\(band.members.count) member\(band.members.count == 1 ? "" : "s")"
                     let homepage = band.homepageURL?.absoluteString ?? "-"
-                    output.line("\(TerminalText.safe(band.name))\t\(band.status)\t\(members)\t\(TerminalText.safe(homepage))")
+                    try output.line("\(TerminalText.safe(band.name))\t\(band.status)\t\(members)\t\(TerminalText.safe(homepage))")
                 }
             }
             let lastUpdated = try stream.remainder.valueOptional("last_updated", DateTransformers.iso8601)
             bar.finish()
-            output.line("bands: \(bandCount)")
-            output.line("members: \(memberCount)")
+            try output.line("bands: \(bandCount)")
+            try output.line("members: \(memberCount)")
             if let oldest {
-                output.line("oldest member: \(TerminalText.safe(oldest.name)) (\(oldest.birthDate.formatted(Self.day)))")
+                try output.line("oldest member: \(TerminalText.safe(oldest.name)) (\(oldest.birthDate.formatted(Self.day)))")
             }
-            if let lastUpdated { output.line("last_updated: \(lastUpdated.formatted(.iso8601))") }
-            if skipInvalid { output.line("skipped: \(skipped)") }
-            if skipped > 0 {
-                output.flush()
-                throw SpoolExit.invalidInput
-            }
+            if let lastUpdated { try output.line("last_updated: \(lastUpdated.formatted(.iso8601))") }
+            if skipInvalid { try output.line("skipped: \(skipped)") }
+            try output.flush()
+            if skipped > 0 { throw SpoolExit.invalidInput }
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            output.flush()
-            throw report(error, file: input.name)
+            throw output.finish(after: error, file: input.name)
         }
     }
 

@@ -16,13 +16,14 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let output = StandardOutput()
         do {
-            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress)
+            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: false)
             defer { bar.finish() }
             let count = try stream.count(at: keyPath)
             try stream.finish()  // the rest of the input must be valid too
-            output.line("\(count)")
+            try output.line("\(count)")
+            try output.flush()
         } catch {
-            throw report(error, file: target.input.name)
+            throw output.finish(after: error, file: target.input.name)
         }
     }
 }

@@ -21,16 +21,16 @@ struct ItemsCommand: ParsableCommand {
     func run() throws {
         let output = StandardOutput()
         do {
-            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress)
+            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
             while let item = try items.next() {
                 try output.line { try item.writeCompactJSON(into: &$0) }
             }
             try stream.finish()  // the rest of the input must be valid too
+            try output.flush()
         } catch {
-            output.flush()
-            throw report(error, file: target.input.name, command: .items)
+            throw output.finish(after: error, file: target.input.name, command: .items)
         }
     }
 }

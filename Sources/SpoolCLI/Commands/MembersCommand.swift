@@ -20,7 +20,7 @@ struct MembersCommand: ParsableCommand {
     func run() throws {
         let output = StandardOutput()
         do {
-            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress)
+            let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             let members = stream.members(of: Extractor.self, at: keyPath)
             while let (key, value) = try members.next() {
@@ -33,9 +33,9 @@ struct MembersCommand: ParsableCommand {
                 }
             }
             try stream.finish()  // the rest of the input must be valid too
+            try output.flush()
         } catch {
-            output.flush()
-            throw report(error, file: target.input.name, command: .members)
+            throw output.finish(after: error, file: target.input.name, command: .members)
         }
     }
 }

@@ -24,18 +24,19 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let input = InputFile(file)
+        let output = StandardOutput()
         do {
             let (reader, bar) = try input.reader(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let values = try reader.skipToEnd()
             bar.finish()
             if !quiet {
-                let output = StandardOutput()
                 let plural = values == 1 ? "value" : "values"
-                output.line("\(input.name): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")
+                try output.line("\(input.name): valid JSON (\(reader.bytesRead) bytes, \(values) top-level \(plural))")
+                try output.flush()
             }
         } catch {
-            throw report(error, file: input.name)
+            throw output.finish(after: error, file: input.name)
         }
     }
 }

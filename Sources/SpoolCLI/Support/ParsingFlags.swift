@@ -73,9 +73,11 @@ struct PathAndFile: ParsableArguments {
     var input: InputFile { InputFile(file) }
 
     /// The parsed PATH and a stream over FILE whose progress a bar shows on a terminal.
-    func open(options: JSONParsingOptions, progress: ProgressFlags) throws -> (JSONKeyPath, JSONStream, ProgressBar) {
+    func open(
+        options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool
+    ) throws -> (JSONKeyPath, JSONStream, ProgressBar) {
         let keyPath = try JSONKeyPath(parsing: path)
-        let (stream, bar) = try input.stream(options: options, progress: progress)
+        let (stream, bar) = try input.stream(options: options, progress: progress, streamsOutput: streamsOutput)
         return (keyPath, stream, bar)
     }
 }
@@ -86,6 +88,8 @@ enum SpoolExit {
     static let invalidInput = ExitCode(1)
     /// The input could not be opened or read (EX_NOINPUT).
     static let inputUnavailable = ExitCode(66)
+    /// Standard output could not be written, e.g. a full disk (EX_IOERR).
+    static let outputFailed = ExitCode(74)
 }
 
 /// FILE, or standard input for nil or "-".
@@ -103,16 +107,20 @@ struct InputFile {
     func reader(options: JSONParsingOptions, progress: ProgressFlags) throws(InputError) -> (JSONReader, ProgressBar) {
         let reader = try path.map { path throws(InputError) in try JSONReader(contentsOfFile: path, options: options) }
             ?? JSONReader.standardInput(options: options)
-        let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes, streamsOutput: false)
         reader.onProgress = bar.update(bytesRead:)
         return (reader, bar)
     }
 
     /// A stream over the input, with a progress bar fed by it.
-    func stream(options: JSONParsingOptions, progress: ProgressFlags) throws(InputError) -> (JSONStream, ProgressBar) {
+    /// `streamsOutput`: the command prints while it reads, so no bar is drawn when standard
+    /// output is a terminal too (the bar would be drawn inside the output).
+    func stream(
+        options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool
+    ) throws(InputError) -> (JSONStream, ProgressBar) {
         let stream = try path.map { path throws(InputError) in try JSONStream(contentsOfFile: path, options: options) }
             ?? JSONStream(fileDescriptor: 0, options: options)
-        let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes, streamsOutput: streamsOutput)
         stream.onProgress = bar.update(bytesRead:)
         return (stream, bar)
     }
@@ -142,6 +150,9 @@ func report(_ error: any Error, file: String, command: Command = .other) -> Exit
     case let error as InputError:
         printToStandardError("spool: \(error)")
         return SpoolExit.inputUnavailable
+    case let error as OutputError:
+        printToStandardError("spool: \(error)")
+        return SpoolExit.outputFailed
     case let error as JSONKeyPath.SyntaxError:
         printToStandardError("spool: \(error)")
         return ExitCode.validationFailure

@@ -8,7 +8,8 @@ import Darwin
 
 /// A one-line progress report on standard error, shown only when standard error is a
 /// terminal and the work has run for about a second: percent, MB/s and time left when the
-/// input's size is known, else bytes read and MB/s. Never written to a pipe or a file.
+/// input's size is known, else bytes read and MB/s. Never written to a pipe or a file, and
+/// never while a command streams its output to a terminal too.
 final class ProgressBar {
     private let enabled: Bool
     private let total: Int?
@@ -18,8 +19,8 @@ final class ProgressBar {
     /// Seconds before the first draw: 1, or `SPOOL_PROGRESS_AFTER` (a hook for tests).
     private let delay: Double
 
-    init(enabled: Bool, total: Int?) {
-        self.enabled = enabled && isatty(2) == 1
+    init(enabled: Bool, total: Int?, streamsOutput: Bool) {
+        self.enabled = enabled && isatty(2) == 1 && !(streamsOutput && isatty(1) == 1)
         self.total = total
         delay = getenv("SPOOL_PROGRESS_AFTER").flatMap { Double(String(cString: $0)) } ?? 1
     }

@@ -1,3 +1,4 @@
+import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,10 +7,22 @@ import Musl
 import Darwin
 #endif
 
-/// Buffered standard output. When the reader of a pipe goes away (`spool items ... | head -1`),
+/// Standard output could not be written: a full disk, a closed descriptor, an I/O error.
+struct OutputError: Error, CustomStringConvertible {
+    /// The `errno` of the failed `write(2)`.
+    var code: Int32
+
+    /// `cannot write to standard output: No space left on device`.
+    var description: String {
+        "cannot write to standard output: " + (strerror(code).map { String(cString: $0) } ?? "error \(code)")
+    }
+}
+
+/// Buffered standard output. Writes are retried when partial, and wait when the descriptor is
+/// non-blocking and full. When the reader of a pipe goes away (`spool items ... | head -1`),
 /// the next write fails with EPIPE and the program ends at once, quietly, with status 0:
 /// nothing more is read or written. (SIGPIPE is ignored at startup so that this is an error
-/// to handle rather than a signal.)
+/// to handle rather than a signal.) Any other failure throws an ``OutputError``.
 final class StandardOutput {
     private var buffer: [UInt8] = []
     private let limit = 64 * 1024
@@ -20,7 +33,7 @@ final class StandardOutput {
 
     /// Writes one line that `body` appends straight into the buffer, then its newline. If
     /// `body` throws, nothing of that line is written.
-    func line(_ body: (inout [UInt8]) throws -> Void) rethrows {
+    func line(_ body: (inout [UInt8]) throws -> Void) throws {
         let start = buffer.count
         do {
             try body(&buffer)
@@ -29,33 +42,52 @@ final class StandardOutput {
             throw error
         }
         buffer.append(0x0A)
-        if buffer.count >= limit { flush() }
+        if buffer.count >= limit { try flush() }
     }
 
-    func line(_ text: String) {
+    /// Writes `text` and a newline.
+    func line(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)
-        if buffer.count >= limit { flush() }
+        if buffer.count >= limit { try flush() }
     }
 
-    func flush() {
+    /// Writes out what is buffered.
+    func flush() throws(OutputError) {
         var offset = 0
-        buffer.withUnsafeBytes { bytes in
+        defer { buffer.removeAll(keepingCapacity: true) }
+        let failure: Int32? = buffer.withUnsafeBytes { bytes in
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = systemWrite(1, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE { exit(0) }
-                    printToStandardError("spool: cannot write to standard output: \(String(cString: strerror(errno)))")
-                    exit(74)
+                if written >= 0 {
+                    offset += written
+                    continue
                 }
-                offset += written
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: waitUntilWritable(1)
+                case EPIPE: exit(0)
+                case let code: return code
+                }
             }
+            return nil
         }
-        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw OutputError(code: failure) }
     }
 
-    deinit { flush() }
+    /// After `error` ended a command: writes out what was buffered before it (whole lines),
+    /// then reports it, and after it a failure to write, if any. Returns the exit code for
+    /// `error`.
+    func finish(after error: any Error, file: String, command: Command = .other) -> ExitCode {
+        do {
+            try flush()
+        } catch let writeError {
+            let code = report(error, file: file, command: command)
+            _ = report(writeError, file: file)
+            return code
+        }
+        return report(error, file: file, command: command)
+    }
 }
 
 /// Makes a closed pipe an EPIPE error instead of a fatal signal.
@@ -63,8 +95,27 @@ func ignoreBrokenPipeSignal() {
     signal(SIGPIPE, SIG_IGN)
 }
 
+/// Checks, as the program exits, that what went through `print` (help, `--version`) reached
+/// standard output: if not, says so and exits 74 instead of 0.
+func checkStandardOutputAtExit() {
+    atexit {
+        if fflush(nil) != 0 {
+            let code = errno
+            if code == EPIPE { return }
+            printToStandardError("spool: \(OutputError(code: code))")
+            _exit(SpoolExit.outputFailed.rawValue)
+        }
+    }
+}
+
+/// Waits until `descriptor` can be written (it is non-blocking and its buffer is full).
+func waitUntilWritable(_ descriptor: Int32) {
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    _ = poll(&waiting, 1, -1)
+}
+
 @inline(__always)
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Darwin)
     return Darwin.write(fd, bytes, count)
     #elseif canImport(Musl)

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Careless and hostile use of the tool: full disks, odd descriptors, terminals, extreme options.
+@Suite("spool under hostile use")
+struct HostileUseTests {
+    static func shell(_ command: String) throws -> SpoolRun {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Spool.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        return try Spool.run(["-c", command], program: URL(fileURLWithPath: "/bin/sh"), environment: environment)
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aFullDiskIsAnErrorWithItsOwnStatus() throws {
+        let items = try Self.shell("spool items 'objects[0].members' Examples/bands.json > /dev/full")
+        #expect(items.status == 74)
+        #expect(items.stderr == "spool: cannot write to standard output: No space left on device\n")
+        for command in ["spool --help", "spool --version", "spool count objects Examples/bands.json"] {
+            let run = try Self.shell(command + " > /dev/full")
+            #expect(run.status == 74, "\(command)")
+            #expect(run.stderr.contains("No space left on device"), "\(command)")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aWriteFailureDoesNotHideAnEarlierParseError() throws {
+        let run = try Self.shell(#"printf '{"objects": [1, 2,, 3]}' | spool items objects > /dev/full"#)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("<stdin>:1:19: error: expected a value, found ','"))
+        #expect(run.stderr.hasSuffix("spool: cannot write to standard output: No space left on device\n"))
+    }
+
+    @Test func helpListsEveryExitStatus() throws {
+        let help = try Spool.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for status in ["0 success", "1 invalid", "64 usage error", "66 input cannot be", "74 output cannot be written"] {
+            #expect(help.contains(status), "\(status)")
+        }
+    }
+
+    @Test func spoolWithoutACommandIsAUsageError() throws {
+        let run = try Spool.run([])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("SUBCOMMANDS:"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func emptyAndSignedPathsAreRejected() throws {
+        let empty = try Spool.run(["count", "", "Examples/bands.json"])
+        #expect(empty.status == 64)
+        #expect(empty.stderr == "spool: invalid path \"\": empty path (. is the root)\n")
+        let signed = try Spool.run(["count", "objects[+1]", "Examples/bands.json"])
+        #expect(signed.status == 64)
+        #expect(signed.stderr == "spool: invalid path \"objects[+1]\": [+1] is not an index\n")
+    }
+
+    @Test func extremeDepthsAreBounded() throws {
+        let tooDeep = try Spool.run(["validate", "--max-depth", "100001", "Examples/bands.json"])
+        #expect(tooDeep.status == 64)
+        #expect(tooDeep.stderr.contains("--max-depth must be from 1 to 100000"))
+        // A deep truncated input: the error line keeps both ends of the path, not 3 MB of it.
+        let deep = try StreamingCommandTests.temporaryFile(String(repeating: "[", count: 200_000))
+        defer { try? FileManager.default.removeItem(at: deep) }
+        let run = try Spool.run(["validate", "--max-depth", "100000", deep.path])
+        #expect(run.status == 1)
+        let first = run.stderr.prefix(while: { $0 != "\n" })
+        #expect(first.count < 300)
+        #expect(first.hasSuffix("(at [0][0][0][0][0][0][0][0]…(99984 more)…[0][0][0][0][0][0][0][0])"))
+    }
+
+    /// Standard input and output inherited in non-blocking mode: reads and writes wait for
+    /// the descriptor instead of failing with EAGAIN.
+    @Test func nonBlockingDescriptorsAreWaitedFor() throws {
+        let input = Pipe()
+        let output = Pipe()
+        for descriptor in [input.fileHandleForReading.fileDescriptor, output.fileHandleForWriting.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        }
+        let process = Process()
+        process.executableURL = Spool.executable
+        process.arguments = ["items", "--ndjson", "."]
+        process.standardInput = input
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let line = Data(#"{"a": "\#(String(repeating: "x", count: 1000))"}"#.utf8 + [0x0A])
+        let writer = Thread {
+            for round in 0..<300 {
+                input.fileHandleForWriting.write(line)
+                if round % 100 == 0 { usleep(50_000) }  // the reader finds nothing to read for a while
+            }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        usleep(200_000)  // let the output pipe fill up first
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).isEmpty)
+        #expect(printed.count == 300 * (line.count - 1))  // compact: one space fewer per line
+    }
+}
