@@ -59,11 +59,17 @@ public final class AsyncJSONReader {
             _ = try await next()
             guard try await peek() != nil else { return }
         }
-        var depth = 0
-        repeat {
-            guard let token = try await next() else { return }
-            depth += token.depthChange
-        } while depth > 0
+        guard let first = try await next(), first == .objectStart || first == .arrayStart else { return }
+        // As the synchronous reader does: jump to the container's end token once it has been
+        // parsed, reading (and dropping) tokens as they come until then.
+        let start = reader.current
+        let targetDepth = reader.depth - 1
+        while reader.depth > targetDepth {
+            if reader.depth == targetDepth + 1, let end = reader.tape.lastIndex(ofValueAt: start), end > reader.position {
+                reader.position = end
+            }
+            guard try await next() != nil else { return }
+        }
     }
 
     /// The kind of the next token without moving to it, awaiting input as needed.

@@ -168,6 +168,7 @@ public final class JSONReader {
             cursorPath.preserveKeys(below: keep, tape: tape)
             tokenizer.compact(keepingTokensFrom: keep)
             add(bytes)
+            onProgress?(bytesRead)
         }
         do {
             try tokenizer.parseAvailable()  // throws the failure, if any
@@ -403,6 +404,10 @@ public final class JSONReader {
 
     /// The input's total size in bytes when known in advance (regular files, memory).
     public var totalBytes: Int? { source?.totalSize }
+
+    /// Whether input is appended to this reader (``incremental(options:)``) rather than read
+    /// by it: then ``next()`` returns `nil` also when it needs more input.
+    var isIncremental: Bool { source == nil }
 
     var currentToken: RawToken? {
         let index = current

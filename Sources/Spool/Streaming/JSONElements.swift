@@ -1,4 +1,5 @@
-/// The elements of one array of a ``JSONStream``, decoded one at a time.
+/// The elements of one array of a ``JSONStream`` (or a ``PushJSONStream``), decoded one at a
+/// time.
 ///
 /// ```swift
 /// let bands = stream.elements(of: Band.self, at: "objects")
@@ -37,61 +38,40 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
         }
     }
 
-    private enum State {
-        /// A second request on the stream: `next()` throws this once.
-        case refused(StreamUsageError)
-        case notStarted
-        /// Handing out the elements of the array at `path`; `topLevel` for NDJSON values.
-        case streaming(topLevel: Bool)
-        case done
-    }
-
-    private let stream: JSONStream
-    private let path: JSONKeyPath
+    private let core: StreamCore
+    /// A second request on the stream: `next()` throws this once, then ends.
+    private var refusal: StreamUsageError?
+    private let isRefused: Bool
     private let policy: ErrorPolicy
-    private var state: State
-    /// Elements handed out or skipped so far.
-    public private(set) var count = 0
-    /// The next element's index in its array (or among the top-level values).
-    private var indexInArray = 0
 
-    init(stream: JSONStream, path: JSONKeyPath, policy: ErrorPolicy, refusal: StreamUsageError?) {
-        self.stream = stream
-        self.path = path
+    init(core: StreamCore, refusal: StreamUsageError?, policy: ErrorPolicy) {
+        self.core = core
+        self.refusal = refusal
+        isRefused = refusal != nil
         self.policy = policy
-        state = refusal.map { .refused($0) } ?? .notStarted
     }
 
-    private var reader: JSONReader { stream.reader }
+    /// Elements handed out or skipped so far.
+    public var count: Int { isRefused ? 0 : core.count }
 
-    /// The next element, or nil after the last one.
+    /// Whether the last element has been handed out (or an error has ended the sequence). For
+    /// a ``PushJSONStream``, `next()` also returns `nil` while the next element waits for input;
+    /// this tells the two apart.
+    public var isFinished: Bool { isRefused ? refusal == nil : core.isFinished }
+
+    /// The next element; `nil` after the last one (for a ``PushJSONStream``, also while the
+    /// next element waits for more input).
+    /// - Throws: ``DecodeError`` for an element that does not decode (unless skipped),
+    ///   ``ParseError`` for bad JSON, ``StreamUsageError`` for a second request on the stream.
     public func next() throws -> Value? {
-        do {
-            while let start = try nextElementStart() {
-                reader.pinnedFrom = start
-                defer { reader.pinnedFrom = nil }
-                try reader.readWholeValue(at: start)
-                let index = indexInArray
-                let context = DecodingContext(
-                    tape: reader.tape, rootIndex: start, basePath: stream.elementPath(path, .index(index)))
-                let element = Extractor(context: context, index: start)
-                count += 1
-                indexInArray += 1
-                do {
-                    return try element.decode(as: Value.self)
-                } catch let error as DecodeError {
-                    guard case .skip(let report) = policy else {
-                        state = .done
-                        throw error
-                    }
-                    report(SkippedElement(index: index, location: reader.tape.location(at: start), error: error))
-                }
-            }
-            return nil
-        } catch let error as ParseError {
-            state = .done
-            throw error.noting(count, "element", of: path)
+        if isRefused {
+            guard let refusal else { return nil }
+            self.refusal = nil
+            throw refusal
         }
+        guard case .value(let value) = try core.next(decode: core.decoder(Value.self), skipping: policy.skipper(core))
+        else { return nil }
+        return value
     }
 
     /// Calls `body` with every remaining element.
@@ -119,44 +99,15 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
 
     /// An iterator sharing this sequence's position in the stream.
     public func makeIterator() -> Iterator { Iterator(elements: self) }
+}
 
-    /// Moves to the start of the next element; nil (and the end state) after the last one.
-    func nextElementStart() throws -> Int? {
-        switch state {
-        case .done:
-            return nil
-        case .refused(let error):
-            state = .done
-            throw error
-        case .notStarted:
-            do {
-                state = .streaming(topLevel: try stream.navigate(to: path, container: .arrayStart))
-            } catch {
-                state = .done
-                throw error
-            }
-        case .streaming:
-            break
-        }
-        guard case .streaming(let topLevel) = state else { return nil }
-        while true {
-            guard let token = try reader.peek() else {
-                state = .done
-                return nil
-            }
-            if topLevel || token != .arrayEnd { return reader.position }
-            _ = try reader.next()
-            stream.recorder.recordStreamedEnd(from: reader)
-            do {
-                guard try stream.advanceToNextValue(path: path, container: .arrayStart) else {
-                    state = .done
-                    return nil
-                }
-            } catch {
-                state = .done
-                throw error
-            }
-            indexInArray = 0
+extension JSONElements.ErrorPolicy {
+    /// The core's skip hook for this policy: reports and goes on for `.skip`, stops for `.stop`.
+    func skipper(_ core: StreamCore) -> (Int, Int, DecodeError) -> Bool {
+        { index, start, error in
+            guard case .skip(let report) = self else { return false }
+            report(JSONElements.SkippedElement(index: index, location: core.reader.tape.location(at: start), error: error))
+            return true
         }
     }
 }

@@ -1,5 +1,5 @@
-/// The members of one huge object of a ``JSONStream``, each value decoded as it arrives (like
-/// ijson's `kvitems`):
+/// The members of one huge object of a ``JSONStream`` (or a ``PushJSONStream``), each value
+/// decoded as it arrives (like ijson's `kvitems`):
 ///
 /// ```swift
 /// let users = stream.members(of: User.self, at: "users_by_id")
@@ -7,66 +7,39 @@
 /// ```
 ///
 /// Memory is bounded by the largest value. Errors behave as for ``JSONElements``; a value's
-/// path ends with its key (`users_by_id.u123.email`).
+/// path ends with its key (`users_by_id.u123.email`). Every member is handed out as it comes,
+/// duplicate keys included.
 public final class JSONMembers<Value: JSONDecodable> {
-    private let stream: JSONStream
-    private let path: JSONKeyPath
-    private var started = false
-    private var done = false
-    /// A second request on the stream: `next()` throws this once.
+    private let core: StreamCore
+    /// A second request on the stream: `next()` throws this once, then ends.
     private var refusal: StreamUsageError?
-    /// Members handed out so far.
-    public private(set) var count = 0
+    private let isRefused: Bool
 
-    init(stream: JSONStream, path: JSONKeyPath, refusal: StreamUsageError?) {
-        self.stream = stream
-        self.path = path
+    init(core: StreamCore, refusal: StreamUsageError?) {
+        self.core = core
         self.refusal = refusal
+        isRefused = refusal != nil
     }
 
-    /// The next member's key and decoded value, or nil after the last one.
-    /// - Throws: ``StreamUsageError`` when the stream had already handed out something else.
+    /// Members handed out so far.
+    public var count: Int { isRefused ? 0 : core.count }
+
+    /// Whether the last member has been handed out (or an error has ended the sequence); see
+    /// ``JSONElements/isFinished``.
+    public var isFinished: Bool { isRefused ? refusal == nil : core.isFinished }
+
+    /// The next member's key and decoded value; `nil` after the last one (for a
+    /// ``PushJSONStream``, also while the next member waits for more input).
+    /// - Throws: ``DecodeError``, ``ParseError``, or ``StreamUsageError`` for a second request
+    ///   on the stream.
     public func next() throws -> (key: String, value: Value)? {
-        if let refusal {
+        if isRefused {
+            guard let refusal else { return nil }
             self.refusal = nil
-            done = true
             throw refusal
         }
-        guard !done else { return nil }
-        let reader = stream.reader
-        do {
-            if !started {
-                started = true
-                _ = try stream.navigate(to: path, container: .objectStart)
-            }
-            var token = try reader.next()
-            while token == .objectEnd {
-                stream.recorder.recordStreamedEnd(from: reader)
-                guard try stream.advanceToNextValue(path: path, container: .objectStart) else {
-                    done = true
-                    return nil
-                }
-                token = try reader.next()
-            }
-            guard token != nil else {
-                done = true
-                return nil
-            }
-            let key = reader.text ?? ""
-            let start = reader.position
-            reader.pinnedFrom = start
-            defer { reader.pinnedFrom = nil }
-            try reader.readWholeValue(at: start)
-            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: stream.elementPath(path, .key(key)))
-            count += 1
-            return (key, try Extractor(context: context, index: start).decode(as: Value.self))
-        } catch let error as ParseError {
-            done = true
-            throw error.noting(count, "member", of: path)
-        } catch {
-            done = true
-            throw error
-        }
+        guard case .value(let member) = try core.nextMember(decode: core.decoder(Value.self)) else { return nil }
+        return member
     }
 
     /// Calls `body` with every remaining member.

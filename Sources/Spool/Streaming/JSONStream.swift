@@ -26,19 +26,7 @@ import Foundation
 ///
 /// A stream is a single-threaded object: use it from one thread or task at a time.
 public final class JSONStream {
-    let reader: JSONReader
-    let recorder = RemainderRecorder()
-    /// What the stream handed out, once it has: "its elements", "its members", "a count".
-    private var handedOut: String?
-    /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
-    var valueIndex = 0
-
-    /// Notes that `request` hands out `what`; the error for a second request.
-    private func claim(_ request: String, handingOut what: String) -> StreamUsageError? {
-        if let first = handedOut { return .secondRequest(request, first: first) }
-        handedOut = what
-        return nil
-    }
+    let core: StreamCore
 
     /// Reads the JSON file at `path`.
     /// - Throws: ``InputError`` when the file cannot be opened.
@@ -67,9 +55,11 @@ public final class JSONStream {
     }
 
     init(reader: JSONReader) {
-        self.reader = reader
         reader.backgroundWork = .parsing  // decoding models keeps this thread busy
+        core = StreamCore(reader: reader)
     }
+
+    var reader: JSONReader { core.reader }
 
     /// The elements of the array at `path`, each decoded as `T`. The empty path streams a
     /// root array; with ``JSONParsingOptions/allowsMultipleValues`` (NDJSON), the empty path
@@ -83,8 +73,7 @@ public final class JSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> JSONElements<T> {
-        let refusal = claim("elements(of:at:)", handingOut: "its elements")
-        return JSONElements(stream: self, path: path, policy: policy, refusal: refusal)
+        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy)
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
@@ -92,8 +81,7 @@ public final class JSONStream {
     ///
     /// One request per stream, as for ``elements(of:at:onError:)``.
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        let refusal = claim("members(of:at:)", handingOut: "its members")
-        return JSONMembers(stream: self, path: path, refusal: refusal)
+        JSONMembers(core: core, refusal: core.begin(.members, at: path))
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while
@@ -101,31 +89,9 @@ public final class JSONStream {
     /// ``JSONParsingOptions/allowsMultipleValues`` and the empty path, the number of top-level values.
     /// - Throws: ``StreamUsageError`` when the stream already handed out elements, members or a count.
     public func count(at path: JSONKeyPath = .root) throws -> Int {
-        if let refusal = claim("count(at:)", handingOut: "a count") { throw refusal }
-        let topLevel = try navigate(to: path, container: nil)
-        var count = 0
-        var noun = topLevel ? "value" : "element"
-        do {
-            if topLevel {
-                while try reader.peek() != nil {
-                    try reader.skipValue()
-                    count += 1
-                }
-                return count
-            }
-            repeat {
-                if reader.currentToken?.kind == .objectStart { noun = "member" }
-                while let token = try reader.peek(), token != .objectEnd, token != .arrayEnd {
-                    try reader.skipValue()  // a key and its value, or an element
-                    count += 1
-                }
-                _ = try reader.next()
-                recorder.recordStreamedEnd(from: reader)
-            } while try advanceToNextValue(path: path, container: nil)
-            return count
-        } catch let error as ParseError {
-            throw error.noting(count, noun, of: path)
-        }
+        if let refusal = core.begin(.count, at: path) { throw refusal }
+        guard case .value(let count) = try core.countStep() else { return core.count }
+        return count
     }
 
     /// Called with ``bytesRead`` each time a chunk of input has been taken in (on the thread
@@ -144,7 +110,7 @@ public final class JSONStream {
     /// Reads the rest of the input, checking that it is valid JSON (and recording the
     /// ``remainder``). Call it after the last element to be sure nothing after it is broken.
     public func finish() throws {
-        try recorder.read(rest: reader)
+        _ = try core.readRest()
     }
 
     /// The document without the streamed elements (the array at the path is left empty), for
@@ -154,7 +120,8 @@ public final class JSONStream {
     ///   the document holds no value.
     public var remainder: Extractor {
         get throws {
-            try recorder.finish(reading: reader)
+            _ = try core.readRest()
+            return try core.remainder()
         }
     }
 }

@@ -3,7 +3,6 @@
 final class RemainderRecorder {
     let tape = TokenTape(tokenCapacity: 256, arenaCapacity: 4096)
     private var open: [(index: Int, children: Int, isObject: Bool)] = []
-    private var finished = false
     /// The reader's depth inside the streamed array, while its elements are being handed out.
     var streamedArrayDepth: Int?
     /// False once the first top-level value has been recorded, when a stream goes on to the
@@ -46,21 +45,8 @@ final class RemainderRecorder {
         streamedArrayDepth = nil
     }
 
-    /// Reads the rest of the input, passing over streamed elements not yet handed out and
-    /// recording everything else.
-    func read(rest reader: JSONReader) throws {
-        guard !finished else { return }
-        if let depth = streamedArrayDepth {
-            while reader.depth >= depth, try reader.next() != nil {}
-            recordStreamedEnd(from: reader)
-        }
-        while try reader.next() != nil { record(from: reader) }
-        finished = true
-    }
-
-    /// Reads the rest of the input, then returns the recorded document.
-    func finish(reading reader: JSONReader) throws -> Extractor {
-        try read(rest: reader)
+    /// The recorded document, once the rest of the input has been read.
+    func finish() throws -> Extractor {
         guard tape.count > 0 else {
             throw DecodeError(code: .missingKey, keyPath: .root, message: "the input holds no JSON value")
         }

@@ -1,0 +1,112 @@
+/// A ``JSONStream`` you push input into, for callers that receive chunks in callbacks (a
+/// SwiftNIO channel handler, a Vapor body stream): append a chunk, take the elements it
+/// completed, and finish.
+///
+/// ```swift
+/// let stream = PushJSONStream()
+/// let bands = stream.elements(of: Band.self, at: "objects")
+///
+/// // for each chunk that arrives:
+/// try stream.append(chunk)
+/// while let band = try bands.next() { print(band.name) }
+///
+/// // when the body has ended:
+/// try stream.finishInput()
+/// while let band = try bands.next() { print(band.name) }
+/// let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// ```
+///
+/// `next()` returns `nil` when the next element needs input that has not been appended yet;
+/// ``JSONElements/isFinished`` tells that apart from the end. Elements, members, counts, errors,
+/// the remainder and memory bounds are those of ``JSONStream`` (both run the same streaming
+/// loop): memory holds the largest element and the input not yet parsed, never the document.
+/// An error is thrown once the rest of its line (or 48 bytes) has arrived, or at
+/// ``finishInput()``, so its message is the one a file gives, however the input was split.
+///
+/// A stream is a single-threaded object: use it from one thread or task at a time.
+public final class PushJSONStream {
+    let core: StreamCore
+    private var counting = false
+
+    /// A stream that reads what ``append(_:)`` gives it.
+    public init(options: JSONParsingOptions = .init()) {
+        core = StreamCore(reader: JSONReader.incremental(options: options))
+    }
+
+    private var reader: JSONReader { core.reader }
+
+    /// Adds the next chunk of input. The elements it completes come out of `next()`.
+    /// - Throws: ``ParseError`` when the input so far is invalid and every element before the
+    ///   error has been handed out (else `next()` throws it after them).
+    public func append(_ bytes: some Sequence<UInt8>) throws {
+        do {
+            try reader.append(bytes)
+        } catch {
+            throw core.ended(by: error)
+        }
+    }
+
+    /// Ends the input: the last elements come out of `next()`, then it returns `nil` with
+    /// ``JSONElements/isFinished`` true.
+    /// - Throws: ``ParseError`` when the input ended inside a value or held no value.
+    public func finishInput() throws {
+        do {
+            try reader.finishInput()
+        } catch {
+            throw core.ended(by: error)
+        }
+    }
+
+    /// The elements of the array at `path`, each decoded as `T` (see
+    /// ``JSONStream/elements(of:at:onError:)``).
+    public func elements<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+    ) -> JSONElements<T> {
+        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy)
+    }
+
+    /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
+    public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
+        JSONMembers(core: core, refusal: core.begin(.members, at: path))
+    }
+
+    /// The number of elements of the array, or members of the object, at `path` (see
+    /// ``JSONStream/count(at:)``), or `nil` until the container has ended: call it again, with
+    /// the same path, after appending more input.
+    /// - Throws: ``StreamUsageError`` when the stream already handed out elements or members.
+    public func count(at path: JSONKeyPath = .root) throws -> Int? {
+        if !counting {
+            if let refusal = core.begin(.count, at: path) { throw refusal }
+            counting = true
+        }
+        return try core.countStep().value
+    }
+
+    /// Reads the rest of the input appended so far, checking it (see ``JSONStream/finish()``).
+    /// Returns true once the whole input (after ``finishInput()``) has been read.
+    @discardableResult
+    public func finish() throws -> Bool {
+        try core.readRest()
+    }
+
+    /// The document without the streamed elements (see ``JSONStream/remainder``).
+    /// - Throws: ``StreamUsageError`` when the input has not been finished with
+    ///   ``finishInput()``; ``ParseError`` or ``DecodeError`` as for ``JSONStream/remainder``.
+    public var remainder: Extractor {
+        get throws {
+            guard try core.readRest() else {
+                throw StreamUsageError(message: "the remainder is known once the input has ended: call finishInput() first")
+            }
+            return try core.remainder()
+        }
+    }
+
+    /// Called with ``bytesRead`` each time a chunk is appended, for a progress bar.
+    public var onProgress: ((_ bytesRead: Int) -> Void)? {
+        get { reader.onProgress }
+        set { reader.onProgress = newValue }
+    }
+
+    /// Bytes appended so far.
+    public var bytesRead: Int { reader.bytesRead }
+}

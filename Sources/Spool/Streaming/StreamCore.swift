@@ -1,0 +1,356 @@
+/// The one streaming loop behind ``JSONStream``, ``AsyncJSONStream`` and ``PushJSONStream``:
+/// navigation to the container at a path, the element (or member) loop, skip-and-report, and
+/// the recording of the ``JSONStream/remainder``.
+///
+/// It never reads input itself. Each step either hands out the next complete element, or says
+/// that it ``Step/needsInput``: a pull reader's shell never sees that (its reader reads as it
+/// goes), an async shell awaits the next chunk, a push shell returns to its caller, who appends
+/// the next chunk. Every state is resumable, so a chunk may end anywhere.
+///
+/// ```
+///             ┌───────── start ◀──────────────────────────────┐ (NDJSON with a path:
+///             ▼                                                │  the next top-level value)
+///   value at path[0..<i] ──key──▶ seek key ──found──▶ enter ──┤
+///        │            └─index──▶ seek index ─found──▶ enter ──┘
+///        └─ i == path.count ──▶ streaming ──end of container──▶ finish value ──▶ done
+/// ```
+final class StreamCore {
+    let reader: JSONReader
+    let recorder = RemainderRecorder()
+
+    /// What the stream was asked for: one request per stream.
+    enum Request: Equatable {
+        case elements, members, count
+
+        /// What the request hands out, for ``StreamUsageError``.
+        var handOut: String {
+            switch self {
+            case .elements: return "its elements"
+            case .members: return "its members"
+            case .count: return "a count"
+            }
+        }
+
+        /// How the request is named in ``StreamUsageError``.
+        var call: String {
+            switch self {
+            case .elements: return "elements(of:at:)"
+            case .members: return "members(of:at:)"
+            case .count: return "count(at:)"
+            }
+        }
+    }
+
+    /// What a step found.
+    enum Step<Value> {
+        /// The next element (or member) decoded, or skipped and reported.
+        case value(Value)
+        /// The next element needs input that has not arrived yet.
+        case needsInput
+        /// No more elements.
+        case end
+    }
+
+    private enum Phase {
+        /// Before the first token of the (next) top-level value.
+        case start
+        /// The current token is the value at `path[..<component]`.
+        case atValue(component: Int)
+        /// Inside the object at `path[..<component]`, looking for the key `path[component]`.
+        case seekingKey(component: Int)
+        /// Inside the array at `path[..<component]`, `remaining` elements before the wanted one.
+        case seekingIndex(component: Int, remaining: Int)
+        /// The next token is the value at `path[...component]`.
+        case entering(component: Int)
+        /// Recording the next value (one beside the path) token by token, `open` of its
+        /// containers still open, then going on with `then`.
+        indirect case recordingValue(open: Int, then: Phase)
+        /// Handing out the container's elements or members; `topLevel` for NDJSON's values.
+        case streaming(topLevel: Bool)
+        /// After the streamed container of an NDJSON value: reading to the value's end.
+        case finishingValue
+        case done
+
+        var isDone: Bool {
+            if case .done = self { return true }
+            return false
+        }
+    }
+
+    private var request: Request?
+    private var path = JSONKeyPath.root
+    private var phase = Phase.start
+    /// Where the container being searched starts, for a missing key's location (its token may
+    /// be gone from the tape once the key is known to be missing).
+    private var containerLocation: SourceLocation?
+    /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
+    private var valueIndex = 0
+    /// The next element's index in its array (or among the top-level values).
+    private var indexInContainer = 0
+    /// Elements (or members) handed out or skipped so far, over every top-level value.
+    private(set) var count = 0
+
+    init(reader: JSONReader) {
+        self.reader = reader
+    }
+
+    // MARK: - Requests
+
+    /// Takes the stream's one request. A second one is refused: the error returned is for the
+    /// refused request's sequence to throw from its first step.
+    func begin(_ request: Request, at path: JSONKeyPath) -> StreamUsageError? {
+        if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
+        self.request = request
+        self.path = path
+        return nil
+    }
+
+    /// Whether the request has handed out everything (or failed).
+    var isFinished: Bool { phase.isDone }
+
+    private var multipleValues: Bool { reader.options.allowsMultipleValues }
+
+    /// The container the request streams: an array for elements, an object for members,
+    /// either for a count.
+    private var container: RawToken.Kind? {
+        switch request {
+        case .elements: return .arrayStart
+        case .members: return .objectStart
+        default: return nil
+        }
+    }
+
+    // MARK: - Stepping
+
+    /// The next element, decoded by `decode` from its first token's index; skipped elements go
+    /// to `skip` (which returns true to go on, false to throw).
+    func next<Value>(
+        decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value,
+        skipping skip: (_ index: Int, _ start: Int, _ error: DecodeError) -> Bool
+    ) throws -> Step<Value> {
+        do {
+            while true {
+                guard case .available(let start, let component) = try advance() else {
+                    return phase.isDone ? .end : .needsInput
+                }
+                reader.pinnedFrom = start
+                defer { reader.pinnedFrom = nil }
+                try reader.readWholeValue(at: start)
+                let index = indexInContainer
+                let elementPath = JSONKeyPath(valuePrefix) + path + [component]
+                count += 1
+                indexInContainer += 1
+                do {
+                    return .value(try decode(start, elementPath))
+                } catch let error as DecodeError {
+                    guard case .index = component, skip(index, start, error) else { throw error }
+                }
+            }
+        } catch let error as ParseError {
+            throw ended(by: error)
+        } catch {
+            phase = .done
+            throw error
+        }
+    }
+
+    /// Decodes the element whose first token is at `start` on the tape as `Value`, with `path`
+    /// from the document root.
+    func decoder<Value: JSONDecodable>(_ type: Value.Type) -> (_ start: Int, _ path: JSONKeyPath) throws -> Value {
+        { [reader] start, path in
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
+            return try Extractor(context: context, index: start).decode(as: Value.self)
+        }
+    }
+
+    /// The members' step: like ``next(decode:skipping:)``, with each value's key.
+    func nextMember<Value>(decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value) throws -> Step<(key: String, value: Value)> {
+        let step = try next(decode: { start, path -> (key: String, value: Value) in
+            guard case .key(let key)? = path.components.last else { return ("", try decode(start, path)) }
+            return (key, try decode(start, path))
+        }, skipping: { _, _, _ in false })
+        return step
+    }
+
+    /// Counts the remaining elements (or members), skipping each one whole.
+    func countStep() throws -> Step<Int> {
+        do {
+            while case .available = try advance() {
+                try reader.skipValue()  // an element, or a key and its value; O(1) once whole
+                count += 1
+                indexInContainer += 1
+            }
+            return phase.isDone ? .value(count) : .needsInput
+        } catch let error as ParseError {
+            throw ended(by: error)
+        } catch {
+            phase = .done
+            throw error
+        }
+    }
+
+    /// `error` ends the request: it says how many elements (or members) were handed out
+    /// before it.
+    func ended(by error: ParseError) -> ParseError {
+        phase = .done
+        guard let request else { return error }
+        let noun = request == .members ? "member" : request == .count && path.isEmpty && multipleValues ? "value" : "element"
+        return error.noting(count, noun, of: path)
+    }
+
+    /// Where ``advance()`` stopped.
+    private enum Advance {
+        /// The next element is wholly on the tape from `start`; `component` is its index or key.
+        case available(start: Int, component: JSONKeyPath.Component)
+        /// More input is needed, or (with the phase done) the elements have ended.
+        case stopped
+    }
+
+    /// Moves to the next element whose tokens are all on the tape (a member's key has been
+    /// read), or stops for input or at the end.
+    private func advance() throws -> Advance {
+        while true {
+            switch phase {
+            case .done:
+                return .stopped
+            case .start:
+                if path.isEmpty && multipleValues && request != .members {
+                    phase = .streaming(topLevel: true)
+                    continue
+                }
+                guard try reader.next() != nil else { return try stopAtEndOr(.stopped) }
+                recorder.record(from: reader)
+                phase = .atValue(component: 0)
+            case .atValue(let component):
+                containerLocation = reader.location
+                let kind = reader.currentToken?.kind
+                guard component < path.components.count else {
+                    let matches = container.map { kind == $0 } ?? (kind == .arrayStart || kind == .objectStart)
+                    guard matches else {
+                        let expected = container == .arrayStart ? "array" : container == .objectStart ? "object" : "array or object"
+                        throw mismatch(expected: expected, walkedCount: component)
+                    }
+                    recorder.streamedArrayDepth = reader.depth
+                    indexInContainer = 0
+                    phase = .streaming(topLevel: false)
+                    continue
+                }
+                switch path.components[component] {
+                case .key:
+                    guard kind == .objectStart else { throw mismatch(expected: "object", walkedCount: component) }
+                    phase = .seekingKey(component: component)
+                case .index(let position):
+                    guard kind == .arrayStart else { throw mismatch(expected: "array", walkedCount: component) }
+                    phase = .seekingIndex(component: component, remaining: position)
+                }
+            case .seekingKey(let component):
+                guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
+                if token == .objectEnd { throw missing(component) }
+                _ = try reader.next()
+                recorder.record(from: reader)
+                guard case .key(let key) = path.components[component], reader.textEquals(key) else {
+                    phase = .recordingValue(open: 0, then: .seekingKey(component: component))
+                    continue
+                }
+                phase = .entering(component: component)
+            case .seekingIndex(let component, let remaining):
+                guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
+                if token == .arrayEnd { throw missing(component) }
+                phase = remaining == 0
+                    ? .entering(component: component)
+                    : .recordingValue(open: 0, then: .seekingIndex(component: component, remaining: remaining - 1))
+            case .entering(let component):
+                guard try reader.next() != nil else { return try stopAtEndOr(.stopped) }
+                recorder.record(from: reader)
+                phase = .atValue(component: component + 1)
+            case .recordingValue(let open, let then):
+                guard let token = try reader.next() else { return try stopAtEndOr(.stopped) }
+                recorder.record(from: reader)
+                let stillOpen = open + token.depthChange
+                phase = stillOpen > 0 ? .recordingValue(open: stillOpen, then: then) : then
+            case .streaming(let topLevel):
+                guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
+                if !topLevel && (token == .arrayEnd || token == .objectEnd) {
+                    _ = try reader.next()
+                    recorder.recordStreamedEnd(from: reader)
+                    phase = multipleValues && !path.isEmpty ? .finishingValue : .done
+                    continue
+                }
+                let isMember = !topLevel && token == .key
+                if request == .count && !reader.isIncremental {
+                    // Counting from a pull reader: the count skips the value as it reads.
+                    return .available(start: reader.position, component: .index(indexInContainer))
+                }
+                // The value (a member's, after its key) wholly on the tape first.
+                let valueStart = isMember ? reader.position + 1 : reader.position
+                guard try completeValue(at: valueStart) != nil else { return try stopAtEndOr(.stopped) }
+                if isMember && request != .count {
+                    _ = try reader.next()
+                    return .available(start: reader.position, component: .key(reader.text ?? ""))
+                }
+                return .available(start: reader.position, component: .index(indexInContainer))
+            case .finishingValue:
+                while reader.depth > 0 {
+                    guard try reader.next() != nil else { return try stopAtEndOr(.stopped) }
+                    recorder.record(from: reader)
+                }
+                recorder.isRecording = false
+                guard try reader.peek() != nil else { return try stopAtEndOr(.stopped) }
+                valueIndex += 1
+                phase = .start
+            }
+        }
+    }
+
+    /// The last index of the value starting at tape index `index`, once it is wholly on the
+    /// tape; nil while input is missing (a pull reader reads until it is there).
+    private func completeValue(at index: Int) throws -> Int? {
+        try reader.readToEnd(ofValueAt: index)
+    }
+
+    /// `result`, after noting the end when the reader has no more input coming.
+    private func stopAtEndOr(_ result: Advance) throws -> Advance {
+        if reader.isAtEnd { phase = .done }
+        return result
+    }
+
+    // MARK: - Paths and errors
+
+    /// How the paths of the current top-level value's elements start: `[v]`, the value's
+    /// index, with several top-level values and a non-empty path; nothing otherwise.
+    private var valuePrefix: [JSONKeyPath.Component] {
+        multipleValues && !path.isEmpty ? [.index(valueIndex)] : []
+    }
+
+    private func walked(_ count: Int) -> [JSONKeyPath.Component] {
+        valuePrefix + path.components.prefix(count)
+    }
+
+    private func mismatch(expected: String, walkedCount: Int) -> DecodeError {
+        StreamErrors.notFound(expected: expected, at: walked(walkedCount), reader: reader, streaming: path)
+    }
+
+    private func missing(_ component: Int) -> DecodeError {
+        StreamErrors.missing(path.components[component], in: walked(component), container: containerLocation, streaming: path)
+    }
+
+    // MARK: - The rest of the input
+
+    /// Reads the rest of the input, passing over elements not handed out and recording the
+    /// rest for the remainder; false while input is missing.
+    func readRest() throws -> Bool {
+        if let depth = recorder.streamedArrayDepth {
+            while reader.depth >= depth {
+                guard try reader.next() != nil else { return reader.isAtEnd }
+            }
+            recorder.recordStreamedEnd(from: reader)
+        }
+        while try reader.next() != nil { recorder.record(from: reader) }
+        return reader.isAtEnd
+    }
+
+    /// The recorded document (the first top-level value without the streamed elements).
+    func remainder() throws -> Extractor {
+        try recorder.finish()
+    }
+}
