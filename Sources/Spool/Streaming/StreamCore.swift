@@ -137,7 +137,8 @@ final class StreamCore {
                 defer { reader.pinnedFrom = nil }
                 try reader.readWholeValue(at: start)
                 let index = indexInContainer
-                let elementPath = JSONKeyPath(valuePrefix) + path + [component]
+                let prefix = valuePrefix
+                let elementPath = prefix.isEmpty ? path + [component] : JSONKeyPath(prefix) + path + [component]
                 count += 1
                 indexInContainer += 1
                 do {

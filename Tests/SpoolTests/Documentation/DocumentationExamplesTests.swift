@@ -283,6 +283,59 @@ extension DocumentationExamples {
 
             #expect(printed.lines == ["George Harrison", "John Lennon"])
         }
+
+        @Test func pushingChunksHandsOutEveryBand() throws {
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+            DocumentationExamples.enterRepository()
+            let data = try Data(contentsOf: URL(fileURLWithPath: "Examples/bands.json"))
+            let body = stride(from: 0, to: data.count, by: 100).map { [UInt8](data[$0..<min(data.count, $0 + 100)]) }
+
+            // From the article, verbatim:
+            let stream = PushJSONStream()
+            let bands = stream.elements(of: Band.self, at: "objects")
+            var names: [String] = []
+            for chunk in body {                        // as the chunks arrive
+                try stream.append(chunk)
+                while let band = try bands.next() {
+                    names.append(band.name)
+                }
+            }
+            try stream.finishInput()                   // the body has ended
+            while let band = try bands.next() {
+                names.append(band.name)
+            }
+            print(names.count, bands.isFinished)       // 5 true
+
+            #expect(printed.lines == ["5 true"])
+            #expect(names == ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"])
+        }
+
+        @Test func streamingEveryPagesArraySaysWhichPageAnErrorIsIn() throws {
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            let pages = """
+                {"objects": [{"name": "Ringo Starr", "birth_date": "1940-07-07"}]}
+                {"objects": [{"name": "Mick Jagger", "birth_date": "1943-07-26"}, {"name": "Keith Richards"}]}
+                """
+            var pageOptions = JSONParsingOptions()
+            pageOptions.allowsMultipleValues = true
+            let everyPage = JSONStream(string: pages, options: pageOptions).elements(of: BandMember.self, at: "objects")
+            do {
+                while let member = try everyPage.next() {
+                    print(member.name)
+                }
+            } catch {
+                print(error)   // 2:67: error: missing key "birth_date" in [1].objects[1] (expected String)
+            }
+
+            #expect(printed.lines == [
+                "Ringo Starr", "Mick Jagger",
+                #"2:67: error: missing key "birth_date" in [1].objects[1] (expected String)"#,
+            ])
+        }
     }
 }
 
