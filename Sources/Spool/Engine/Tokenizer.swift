@@ -171,8 +171,8 @@ final class Tokenizer {
                 break
             case .cancelled:
                 throw fail(writer.pendingError ?? PendingError(.syntax, "parse cancelled", at: writer.scanPos))
-            case .failed(let message, let consumed):
-                throw fail(mapYajlError(message, at: start + consumed))
+            case .failed(let yajlError, let consumed):
+                throw fail(mapYajlError(yajlError, at: start + consumed))
             }
             if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.stack.isEmpty {
                 // The value is complete; what follows is neither parsed nor checked.
@@ -224,7 +224,7 @@ final class Tokenizer {
             isFinished = true
         case .cancelled:
             throw fail(writer.pendingError ?? endOfInputError())
-        case .failed(let message, _):
+        case .failed(let yajlError, _):
             if let start = pendingStart, writer.scanPos > start { pendingStart = nil }
             if options.allowsMultipleValues && writer.stack.isEmpty && pendingStart == nil
                 && !writer.skipToToken(limit: writer.window.end) && writer.pendingError == nil
@@ -237,7 +237,7 @@ final class Tokenizer {
             if let start = pendingStart, !options.allowsComments, writer.window[start] == UInt8(ascii: "/") {
                 throw fail(.commentsNotAllowed(at: start))
             }
-            if message.contains("trailing garbage"), let start = pendingStart {
+            if yajlError == .trailingGarbage, let start = pendingStart {
                 throw fail(.afterTopLevelValue(at: start))
             }
             throw fail(endOfInputError())
@@ -364,7 +364,7 @@ final class Tokenizer {
     }
 
     /// Turns yajl's error into Spool's: the earliest problem, at the offending token.
-    private func mapYajlError(_ yajlMessage: String, at reported: Int) -> PendingError {
+    private func mapYajlError(_ yajlError: YajlError, at reported: Int) -> PendingError {
         let errorOffset = min(max(reported, writer.scanPos), writer.window.end)
         // A byte before yajl's error that Spool rejects (form feed) is the earlier problem.
         let foundToken = writer.skipToRejectedToken(limit: min(max(errorOffset, writer.scanPos + 1), writer.window.end))
@@ -390,80 +390,61 @@ final class Tokenizer {
         if !options.allowsComments && at < writer.window.end && writer.window[at] == UInt8(ascii: "/") {
             return .commentsNotAllowed(at: at)
         }
-        let text = yajlMessage.lowercased()
         func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
             PendingError(.syntax, at: offset) { writer in message(writer.describeToken(at: offset)) }
         }
-        if text.hasPrefix("lexical error") {
-            if text.contains("invalid bytes in utf8") {
-                return invalidUTF8Error(inStringAt: at, before: errorOffset)
+        switch yajlError {
+        case .invalidUTF8:
+            return invalidUTF8Error(inStringAt: at, before: errorOffset)
+        case .unescapedControlCharacter:
+            return error(errorOffset) { "invalid character in string: \($0) must be escaped" }
+        case .nonHexUnicodeEscape:
+            return PendingError(.syntax, "invalid \\u escape: expected 4 hexadecimal digits", at: errorOffset)
+        case .invalidEscape:
+            return PendingError(.syntax, "invalid escape sequence in string", at: errorOffset)
+        case .malformedNumber(let missing):
+            // A malformed number where the grammar wants no value (`[1 2.]`): the missing
+            // separator is the first problem.
+            if let grammar = writer.grammarError(at: at, isString: false) { return grammar }
+            let detail: String
+            switch missing {
+            case .afterDecimalPoint: detail = "a digit is required after the decimal point"
+            case .afterExponent: detail = "a digit is required after the exponent"
+            case .afterMinusSign: detail = "a digit is required after the minus sign"
             }
-            if text.contains("invalid character inside string") {
-                return error(errorOffset) { "invalid character in string: \($0) must be escaped" }
-            }
-            if text.contains("non-hex") {
-                return PendingError(.syntax, "invalid \\u escape: expected 4 hexadecimal digits", at: errorOffset)
-            }
-            if text.contains("occurs before a character") {
-                return PendingError(.syntax, "invalid escape sequence in string", at: errorOffset)
-            }
-            // A malformed number or literal where the grammar wants no value (`[1 tru]`): the
-            // missing separator is the first problem.
-            if text.contains("malformed number") || text.contains("invalid string in json text"),
-                let grammar = writer.grammarError(at: at, isString: false)
-            {
-                return grammar
-            }
-            if text.contains("malformed number") {
-                let detail: String
-                if text.contains("decimal point") {
-                    detail = "a digit is required after the decimal point"
-                } else if text.contains("exponent") {
-                    detail = "a digit is required after the exponent"
-                } else {
-                    detail = "a digit is required after the minus sign"
-                }
-                return PendingError(.syntax, "invalid number: \(detail)", at: at)
-            }
-            if text.contains("comment") {
-                return .commentsNotAllowed(at: at)
-            }
-            if text.contains("invalid string in json text") {
-                return error(at) { "invalid literal \($0): expected true, false or null" }
-            }
+            return PendingError(.syntax, "invalid number: \(detail)", at: at)
+        case .commentsNotEnabled:
+            return .commentsNotAllowed(at: at)
+        case .invalidLiteral:
+            // Likewise a malformed literal where no value may stand (`[1 tru]`).
+            if let grammar = writer.grammarError(at: at, isString: false) { return grammar }
+            return error(at) { "invalid literal \($0): expected true, false or null" }
+        case .otherLexical:
             if at < writer.window.end && writer.window[at] == 0xEF && writer.window.base == 0 && at == 0 {
                 return PendingError(.syntax, "unexpected byte order mark: JSON text must not start with one", at: at)
             }
             // A byte that starts no token: say what the grammar wanted there (after a value, a
             // separator or the container's end).
             return writer.grammarError(at: at, isString: false) ?? .expected("a value", at: at)
-        }
-
-        if text.contains("after array element") {
+        case .afterArrayElement:
             return .expected("',' or ']' after array element", at: at)
-        }
-        if text.contains("after key and value") {
+        case .afterObjectMember:
             return .expected("',' or '}' after object member", at: at)
-        }
-        if text.contains("invalid object key") {
+        case .invalidObjectKey:
             return .expected("a string key", at: at)
-        }
-        if text.contains("separated by a colon") {
+        case .missingColon:
             return .expected("':' after object key", at: at)
-        }
-        if text.contains("trailing garbage") {
+        case .trailingGarbage:
             return .afterTopLevelValue(at: at)
-        }
-        if text.contains("unallowed token") {
+        case .unallowedToken:
             let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject
             let expected = inObject && !writer.afterKey ? "a string key" : "a value"
             return .expected(expected, at: at)
-        }
-        if text.contains("premature eof") {
+        case .prematureEndOfInput:
             return endOfInputError()
+        case .unknown(let message):
+            return PendingError(.syntax, "syntax error (\(message.trimmingTrailingNewlines))", at: at)
         }
-        let detail = yajlMessage.trimmingTrailingNewlines
-        return PendingError(.syntax, "syntax error (\(detail))", at: at)
     }
 }
 

@@ -11,18 +11,18 @@ internal import CYajl
 ///
 /// The files of this folder (this one, ``YajlHandle``, ``YajlEventRecorder`` for background
 /// parsing and ``YajlSyntaxCheck`` for validation's shortcut) are the only ones that import
-/// CYajl; no yajl type leaves them.
+/// CYajl; no yajl type leaves them. yajl's messages are read in one place too, ``YajlError``.
 final class YajlParser {
     /// How a call into yajl ended.
     enum Status {
         case ok
         /// A callback returned 0; the writer holds the reason.
         case cancelled
-        /// yajl found an error: its message and the offset it reports in the last buffer.
-        case failed(message: String, consumed: Int)
+        /// yajl found an error: its kind and the offset it reports in the last buffer.
+        case failed(YajlError, consumed: Int)
 
         /// What a call reports when `yajl_alloc` failed.
-        static let noParser = Status.failed(message: "out of memory: cannot allocate a yajl parser", consumed: 0)
+        static let noParser = Status.failed(.unknown("out of memory: cannot allocate a yajl parser"), consumed: 0)
     }
 
     private let writer: TapeWriter
@@ -68,7 +68,7 @@ final class YajlParser {
                 message = String(cString: text)
                 yajl_free_error(handle, text)
             }
-            return .failed(message: message, consumed: yajl_get_bytes_consumed(handle))
+            return .failed(YajlError(message: message), consumed: yajl_get_bytes_consumed(handle))
         }
     }
 

@@ -61,6 +61,14 @@ final class YajlSyntaxCheck {
         return yajl_complete_parse(handle) == yajl_status_ok
     }
 
+    /// yajl's message for the error that stopped the parse, if yajl (not a callback) stopped
+    /// it: for the tests that pin the messages ``YajlError`` reads.
+    func errorMessage() -> String? {
+        guard let handle, let text = yajl_get_error(handle, 0, nil, 0) else { return nil }
+        defer { yajl_free_error(handle, text) }
+        return String(cString: text)
+    }
+
     private static func makeCallbacks() -> yajl_callbacks {
         var callbacks = yajl_callbacks()
         callbacks.yajl_null = { context in
