@@ -30,7 +30,7 @@ final class DecodingContext {
     /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
     @exclusivity(unchecked) var filler: JSONReader?
     /// Whether a loop is releasing the children it has decoded (only one at a time).
-    @exclusivity(unchecked) private var isReleasing = false
+    @exclusivity(unchecked) fileprivate var isReleasing = false
     /// Children are released in runs of at least this many tokens, so that moving the tokens
     /// parsed after them costs little.
     static let releaseRun = 1 << 15
@@ -130,6 +130,60 @@ final class DecodingContext {
         if releases && children > 0 {
             tape.release(released, upTo: child, ofContainer: container, children: children)
         }
+    }
+
+    /// A walk over the children of one container that its caller steps itself (Codable's
+    /// unkeyed containers), releasing the children it has passed as ``forEachChild(of:releasing:_:)``
+    /// does, when it may.
+    final class ChildWalk {
+        let container: Int
+        /// The next child's first token.
+        var child: Int
+        private let releases: Bool
+        private var released: Int
+        private var children = 0
+        private var ended = false
+        private unowned let context: DecodingContext
+
+        init(context: DecodingContext, container: Int, releasing: Bool) {
+            self.context = context
+            self.container = container
+            child = container + 1
+            released = child
+            releases = releasing && !context.isReleasing && context.filler?.options.releasesDecodedElements == true
+                && context.tape.canRelease(from: child, ofContainer: container)
+            if releases { context.isReleasing = true }
+        }
+
+        /// Whether the next token is the container's end.
+        func isAtEnd() throws -> Bool {
+            try context.ensure(child)
+            return context.tape[child].isContainerEnd
+        }
+
+        /// Moves past the child at ``child``, releasing a run of passed children when it is long
+        /// enough.
+        func advance() throws {
+            child = try context.lastIndex(ofValueAt: child) + 1
+            guard releases else { return }
+            children += 1
+            if child - released >= DecodingContext.releaseRun {
+                context.tape.release(released, upTo: child, ofContainer: container, children: children)
+                released = child
+                children = 0
+            }
+            if try isAtEnd() { end() }
+        }
+
+        /// Releases what is left to release and lets another loop release.
+        func end() {
+            guard releases, !ended else { return }
+            ended = true
+            if children > 0 { context.tape.release(released, upTo: child, ofContainer: container, children: children) }
+            context.isReleasing = false
+        }
+
+        deinit { end() }
     }
 
     /// The path from the document root to the token at `index`. It reads nothing more: a

@@ -298,7 +298,7 @@ public struct Extractor {
     /// The index of the value of member `key` in the object at `object`, or nil. The scan ends
     /// at the object's end token, so it reads no further than the member it finds.
     @inline(__always)
-    private func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
+    func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
         var key = key
         return try key.withUTF8 { wanted -> Int? in
             let context = self.context

@@ -73,23 +73,46 @@ extension JSONDecodable {
 
     // MARK: - Internals
 
-    /// Decodes the first value of `reader` while it is being parsed (see ``DecodingContext``),
-    /// then reads the rest: the value's tail and, unless multiple values are allowed, the end
-    /// of the input. Invalid JSON anywhere outranks a decoding error: when decoding fails, the
-    /// input is read to the end first, and a syntax error there is what is thrown.
     static func decodeDocument(_ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> Self {
+        try JSONDocument.decode(reader, expected: Self.self) { context, _ in try decodeRoot(context, rootKeyPath: rootKeyPath) }
+    }
+
+    static func decodeDocument(_ asyncReader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> Self {
+        let (tape, start) = try await JSONDocument.readWhole(asyncReader)
+        return try JSONDocument.decodeRoot(of: tape, at: start, expected: Self.self) { context, _ in
+            try decodeRoot(context, rootKeyPath: rootKeyPath)
+        }
+    }
+
+    static func decodeRoot(_ context: DecodingContext, rootKeyPath: JSONKeyPath) throws -> Self {
+        let root = Extractor(context: context, index: context.rootIndex)
+        if rootKeyPath.isEmpty { return try root.decode(as: Self.self) }
+        return try root.value(rootKeyPath)
+    }
+}
+
+/// Decoding a whole document, for ``JSONDecodable`` and ``StreamingJSONDecoder`` alike.
+enum JSONDocument {
+    /// Decodes the first value of `reader` with `body` while it is being parsed (see
+    /// ``DecodingContext``), then reads the rest: the value's tail and, unless multiple values
+    /// are allowed, the end of the input. Invalid JSON anywhere outranks a decoding error: when
+    /// decoding fails, the input is read to the end first, and a syntax error there is what is
+    /// thrown.
+    static func decode<T>(
+        _ reader: JSONReader, expected: Any.Type, _ body: (DecodingContext, Int) throws -> T
+    ) throws -> T {
         reader.backgroundWork = .parsing  // decoding models keeps this thread busy
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
         guard try reader.ensureToken(at: start) else {
             try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
-            return try decodeRoot(of: reader.tape, at: start, rootKeyPath: rootKeyPath)
+            return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
         let context = DecodingContext(tape: reader.tape, rootIndex: start, filler: reader)
         defer { context.filler = nil }
-        let value: Self
+        let value: T
         do {
-            value = try decodeRoot(context, rootKeyPath: rootKeyPath)
+            value = try body(context, start)
         } catch {
             try readRest(of: reader, valueAt: start)
             throw error
@@ -105,7 +128,9 @@ extension JSONDecodable {
         }
     }
 
-    static func decodeDocument(_ asyncReader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> Self {
+    /// Reads the first value of an asynchronous input whole (and checks the rest); its tape and
+    /// the value's first index.
+    static func readWhole(_ asyncReader: AsyncJSONReader) async throws -> (TokenTape, Int) {
         let reader = asyncReader.reader
         let start = reader.position
         reader.pinnedFrom = start
@@ -113,19 +138,17 @@ extension JSONDecodable {
         if !reader.options.allowsMultipleValues {
             while try await asyncReader.next() != nil {}
         }
-        return try decodeRoot(of: reader.tape, at: start, rootKeyPath: rootKeyPath)
+        return (reader.tape, start)
     }
 
-    static func decodeRoot(of tape: TokenTape, at start: Int, rootKeyPath: JSONKeyPath) throws -> Self {
+    /// Decodes the complete value at `start` of `tape` with `body`.
+    /// - Throws: a ``DecodeError`` when the input held no value.
+    static func decodeRoot<T>(
+        of tape: TokenTape, at start: Int, expected: Any.Type, _ body: (DecodingContext, Int) throws -> T
+    ) throws -> T {
         guard tape.contains(start) else {
-            throw DecodeError(code: .missingKey, keyPath: .root, expected: TypeName.of(Self.self), message: "the input holds no JSON value")
+            throw DecodeError(code: .missingKey, keyPath: .root, expected: TypeName.of(expected), message: "the input holds no JSON value")
         }
-        return try decodeRoot(DecodingContext(tape: tape, rootIndex: start), rootKeyPath: rootKeyPath)
-    }
-
-    static func decodeRoot(_ context: DecodingContext, rootKeyPath: JSONKeyPath) throws -> Self {
-        let root = Extractor(context: context, index: context.rootIndex)
-        if rootKeyPath.isEmpty { return try root.decode(as: Self.self) }
-        return try root.value(rootKeyPath)
+        return try body(DecodingContext(tape: tape, rootIndex: start), start)
     }
 }

@@ -1,0 +1,78 @@
+import Foundation  // DateFormatter is not in FoundationEssentials
+
+// The strategies carry Foundation's case names, so `JSONDecoder` code switches by one word.
+
+extension StreamingJSONDecoder {
+    /// How JSON object keys become the keys a model's `CodingKeys` are compared with.
+    public enum KeyDecodingStrategy: Sendable {
+        /// The keys as they are.
+        case useDefaultKeys
+        /// `snake_case` keys become `camelCase` (`last_updated` → `lastUpdated`), as
+        /// `JSONDecoder` converts them: leading and trailing underscores are kept, and so are
+        /// keys without an underscore.
+        case convertFromSnakeCase
+        /// Your function maps the coding path, ending in the JSON key, to the key to use.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How a `Date` is read.
+    public enum DateDecodingStrategy: Sendable {
+        /// `Date`'s own `Decodable` conformance: seconds since 2001-01-01 as a number.
+        case deferredToDate
+        /// A number of seconds since 1970-01-01T00:00:00Z.
+        case secondsSince1970
+        /// A number of milliseconds since 1970-01-01T00:00:00Z.
+        case millisecondsSince1970
+        /// An ISO 8601 date-time string, with or without fractional seconds, with `Z` or an
+        /// offset (`2016-05-17T22:43:04.000000+00:00`). Parsed without a formatter.
+        case iso8601
+        /// A string in the formatter's format.
+        case formatted(DateFormatter)
+        /// Your function, given a decoder for the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+        /// A fixed-width pattern in UTC, such as `yyyy-MM-dd` (fields `yyyy`, `MM`, `dd`,
+        /// `HH`, `mm`, `ss`, `SSS`): Spool's fast path, no `DateFormatter` per value (see
+        /// ``DateTransformers/pattern(_:)``).
+        case pattern(String)
+    }
+
+    /// How `Data` is read.
+    public enum DataDecodingStrategy: Sendable {
+        /// `Data`'s own `Decodable` conformance: an array of bytes.
+        case deferredToData
+        /// A Base64 string.
+        case base64
+        /// Your function, given a decoder for the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
+    }
+
+    /// How the non-numbers infinity and NaN are read into `Double` and `Float`, which JSON
+    /// cannot write as numbers.
+    public enum NonConformingFloatDecodingStrategy: Sendable {
+        /// Refuse them: a string where a number is expected is a type mismatch.
+        case `throw`
+        /// Read these strings as positive infinity, negative infinity and NaN.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+}
+
+extension StreamingJSONDecoder.KeyDecodingStrategy {
+    /// `snake_case` to `camelCase`, as swift-foundation's `JSONDecoder` does it: words are split
+    /// at underscores; leading and trailing underscores stay; a key of one word is kept as it
+    /// is; otherwise the first word is lowercased and the others capitalized
+    /// (`_my_URL_key_` → `_myUrlKey_`).
+    static func camelCase(fromSnakeCase key: String) -> String {
+        guard let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var lastNonUnderscore = key.index(before: key.endIndex)
+        while lastNonUnderscore > firstNonUnderscore && key[lastNonUnderscore] == "_" {
+            lastNonUnderscore = key.index(before: lastNonUnderscore)
+        }
+        let words = key[firstNonUnderscore...lastNonUnderscore].split(separator: "_")
+        guard words.count > 1 else { return key }
+        var result = String(key[..<firstNonUnderscore]) + words[0].lowercased()
+        for word in words.dropFirst() {
+            result += word.prefix(1).uppercased() + word.dropFirst().lowercased()
+        }
+        return result + key[key.index(after: lastNonUnderscore)...]
+    }
+}

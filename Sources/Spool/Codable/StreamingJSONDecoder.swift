@@ -1,0 +1,194 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Decodes `Decodable` models straight from Spool's token tape, with `JSONDecoder`'s property
+/// and strategy names: switching is a one-word change.
+///
+/// ```swift
+/// let decoder = StreamingJSONDecoder()            // was: JSONDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// decoder.dateDecodingStrategy = .iso8601
+/// let catalog = try decoder.decode(Catalog.self, from: data)
+/// ```
+///
+/// No dictionary is built per object and no `Any` tree per document: containers read the tape
+/// the parser writes, while it is still being written. Whole-document decoding releases the
+/// elements of the outermost array once decoded (``JSONParsingOptions/releasesDecodedElements``),
+/// so memory holds the model, not the document. To decode the elements of a huge array one at
+/// a time, pass the decoder to a stream: ``JSONStream/elements(of:at:decoder:onError:)``.
+///
+/// Errors are the ones `JSONDecoder` users catch: `DecodingError.keyNotFound`, `valueNotFound`,
+/// `typeMismatch` and `dataCorrupted`, with a `codingPath` from the document root, a
+/// `debugDescription` that starts with `line:column:`, and Spool's located ``DecodeError`` as
+/// the `underlyingError`. Invalid JSON is `DecodingError.dataCorrupted` wrapping the
+/// ``ParseError``.
+///
+/// Where Spool differs from `JSONDecoder` on purpose: numbers are exact (an integer type takes
+/// only whole numbers in range, `Decimal` is read from the number's text, `Double` refuses a
+/// number that would be infinite), strings must be valid UTF-8, and `.iso8601` also accepts
+/// fractional seconds.
+public final class StreamingJSONDecoder: Sendable {
+    /// The settings one decode call uses, copied at its start.
+    struct Configuration: Sendable {
+        var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+        var dateDecodingStrategy = DateDecodingStrategy.deferredToDate
+        var dataDecodingStrategy = DataDecodingStrategy.base64
+        var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var options = JSONParsingOptions()
+    }
+
+    private let settings = Mutex(Configuration())
+
+    /// A decoder with `JSONDecoder`'s defaults.
+    public init() {}
+
+    /// How object keys are matched to coding keys. Default `.useDefaultKeys`.
+    public var keyDecodingStrategy: KeyDecodingStrategy {
+        get { settings.withLock { $0.keyDecodingStrategy } }
+        set { settings.withLock { $0.keyDecodingStrategy = newValue } }
+    }
+
+    /// How dates are read. Default `.deferredToDate`, as `JSONDecoder`.
+    public var dateDecodingStrategy: DateDecodingStrategy {
+        get { settings.withLock { $0.dateDecodingStrategy } }
+        set { settings.withLock { $0.dateDecodingStrategy = newValue } }
+    }
+
+    /// How `Data` is read. Default `.base64`, as `JSONDecoder`.
+    public var dataDecodingStrategy: DataDecodingStrategy {
+        get { settings.withLock { $0.dataDecodingStrategy } }
+        set { settings.withLock { $0.dataDecodingStrategy = newValue } }
+    }
+
+    /// How infinity and NaN are read. Default `.throw`.
+    public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
+        get { settings.withLock { $0.nonConformingFloatDecodingStrategy } }
+        set { settings.withLock { $0.nonConformingFloatDecodingStrategy = newValue } }
+    }
+
+    /// Values your models read through `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { settings.withLock { $0.userInfo } }
+        set { settings.withLock { $0.userInfo = newValue } }
+    }
+
+    /// How the JSON text is read: limits, comments, several top-level values, chunk size.
+    public var options: JSONParsingOptions {
+        get { settings.withLock { $0.options } }
+        set { settings.withLock { $0.options = newValue } }
+    }
+
+    var configuration: Configuration { settings.withLock { $0 } }
+
+    // MARK: - Whole documents
+
+    /// Decodes a value of type `T` from JSON held in `Data`.
+    /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options), rootKeyPath: .root)
+    }
+
+    /// Decodes the value at `rootKeyPath` (`["data", "items"]`) of JSON held in `Data`.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath) throws -> T {
+        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    /// Decodes a value of type `T` from JSON held as bytes.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options), rootKeyPath: .root)
+    }
+
+    /// Decodes the value at `rootKeyPath` of JSON held as bytes.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], rootKeyPath: JSONKeyPath) throws -> T {
+        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    /// Decodes a value of type `T` from JSON text.
+    public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
+        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options), rootKeyPath: .root)
+    }
+
+    /// Decodes the value at `rootKeyPath` of JSON text.
+    public func decode<T: Decodable>(_ type: T.Type, from string: String, rootKeyPath: JSONKeyPath) throws -> T {
+        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    /// Decodes a value of type `T` from the JSON file at `path`, read as it is decoded.
+    /// - Throws: also ``InputError`` when the file cannot be opened.
+    public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String) throws -> T {
+        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options), rootKeyPath: .root)
+    }
+
+    /// Decodes the value at `rootKeyPath` of the JSON file at `path`.
+    public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String, rootKeyPath: JSONKeyPath) throws -> T {
+        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes (the
+    /// document's tokens are read in full first; to keep memory flat over a huge input, stream
+    /// it with ``AsyncJSONStream/elements(of:at:decoder:onError:)``).
+    public func decode<T: Decodable, Bytes: AsyncSequence>(
+        _ type: T.Type, from bytes: Bytes, rootKeyPath: JSONKeyPath = .root
+    ) async throws -> T where Bytes.Element == UInt8 {
+        try await decodeDocument(T.self, AsyncJSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of byte chunks
+    /// (a network body).
+    public func decode<T: Decodable, Chunks: AsyncSequence>(
+        _ type: T.Type, fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root
+    ) async throws -> T where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+        try await decodeDocument(T.self, AsyncJSONReader(chunks: chunks, options: configuration.options), rootKeyPath: rootKeyPath)
+    }
+
+    // MARK: - Internals
+
+    /// Decodes the first value of `reader` while it is parsed, then reads the rest; invalid
+    /// JSON anywhere outranks a decoding error (as in ``JSONDecodable/decodeDocument(_:rootKeyPath:)``).
+    private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> T {
+        let configuration = self.configuration
+        return try Self.syntaxErrorsAsDecodingErrors {
+            try JSONDocument.decode(reader, expected: T.self) { context, index in
+                try TapeDecoder(context: context, configuration: configuration).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+            }
+        }
+    }
+
+    private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> T {
+        let configuration = self.configuration
+        let tape: TokenTape
+        let start: Int
+        do {
+            (tape, start) = try await JSONDocument.readWhole(reader)
+        } catch let error as ParseError {
+            throw Self.dataCorrupted(error)
+        }
+        return try Self.syntaxErrorsAsDecodingErrors {
+            try JSONDocument.decodeRoot(of: tape, at: start, expected: T.self) { context, index in
+                try TapeDecoder(context: context, configuration: configuration).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+            }
+        }
+    }
+
+    /// `body`, with a ``ParseError`` turned into `DecodingError.dataCorrupted`, as `JSONDecoder`
+    /// reports invalid JSON, and a ``DecodeError`` from outside a model (an empty input) too.
+    static func syntaxErrorsAsDecodingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ParseError {
+            throw dataCorrupted(error)
+        } catch let error as DecodeError {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: TapeDecoder.describe(error), underlyingError: error))
+        }
+    }
+
+    static func dataCorrupted(_ error: ParseError) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: error.summary, underlyingError: error))
+    }
+}

@@ -1,0 +1,200 @@
+/// A JSON object read as a keyed container, straight from the tape.
+///
+/// Lookups scan the object's members, starting after the member the previous lookup found
+/// (models ask for their keys in document order, so most lookups match at the first key they
+/// compare) and wrapping around once. With a key strategy other than `.useDefaultKeys`, the
+/// object's keys are converted once, when the container is made, into a small table beside it.
+struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: TapeDecoder
+    let object: Int
+    /// This container's own path.
+    let node: CodingPathNode?
+    /// With a key strategy: each member's converted key and its value's index, in order.
+    private let convertedKeys: [(key: String, value: Int)]?
+    /// Where the next scan of `convertedKeys` starts.
+    private let cursor = Cursor()
+
+    private final class Cursor {
+        var next = 0
+    }
+
+    var codingPath: [any CodingKey] { node?.path ?? [] }
+
+    init(decoder: TapeDecoder, object: Int, node: CodingPathNode?) throws {
+        self.decoder = decoder
+        self.object = object
+        self.node = node
+        switch decoder.configuration.keyDecodingStrategy {
+        case .useDefaultKeys:
+            convertedKeys = nil
+        case .convertFromSnakeCase:
+            convertedKeys = try KeyedContainer.members(of: object, in: decoder).map {
+                (StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: $0.key), $0.value)
+            }
+        case .custom(let convert):
+            let path = node?.path ?? []
+            convertedKeys = try KeyedContainer.members(of: object, in: decoder).map {
+                (convert(path + [JSONCodingKey(stringValue: $0.key)]).stringValue, $0.value)
+            }
+        }
+    }
+
+    /// The object's keys as written and their values' indices, in document order.
+    private static func members(of object: Int, in decoder: TapeDecoder) throws -> [(key: String, value: Int)] {
+        var members: [(key: String, value: Int)] = []
+        do {
+            try decoder.context.forEachChild(of: object) { keyIndex in
+                members.append((String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self), keyIndex + 1))
+            }
+        } catch let error as DecodeError {
+            throw decoder.decodingError(error, type: [String: Any].self)
+        }
+        return members
+    }
+
+    /// The index of the value for `key`, or nil when the object has no such member. With
+    /// duplicate keys, the last one counts (as with `JSONDecoder`).
+    private func lookup(_ key: Key) throws -> Int? {
+        guard let convertedKeys else {
+            do {
+                return try Extractor(context: decoder.context, index: object).member(key.stringValue, ofObjectAt: object)
+            } catch let error as DecodeError {
+                throw decoder.decodingError(error, type: Any.self)
+            }
+        }
+        let wanted = key.stringValue
+        let count = convertedKeys.count
+        guard count > 0 else { return nil }
+        // From the cursor round to it: the first match, then (rare) a later duplicate.
+        for step in 0..<count {
+            let position = (cursor.next + step) % count
+            guard convertedKeys[position].key == wanted else { continue }
+            var last = position
+            for later in (position + 1)..<count where convertedKeys[later].key == wanted { last = later }
+            cursor.next = (position + 1) % count
+            return convertedKeys[last].value
+        }
+        return nil
+    }
+
+    /// The index of the value for `key`.
+    /// - Throws: `DecodingError.keyNotFound` when the object has no such member.
+    private func required(_ key: Key) throws -> Int {
+        guard let value = try lookup(key) else {
+            let location = decoder.context.isValid(object) ? decoder.tape.location(at: object) : nil
+            let message = "No value associated with key \(JSONKeyPath.quoted(key.stringValue))"
+            let underlying = DecodeError(
+                code: .missingKey, keyPath: JSONKeyPath((codingPath + [key]).map(JSONKeyPath.Component.init)),
+                location: location, message: message)
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: TapeDecoder.describe(underlying), underlyingError: underlying))
+        }
+        return value
+    }
+
+    /// The index of the value for `key`, or nil when it is missing or `null`.
+    private func present(_ key: Key) throws -> Int? {
+        guard let value = try lookup(key), try decoder.checked(value).kind != .null else { return nil }
+        return value
+    }
+
+    // MARK: - KeyedDecodingContainerProtocol
+
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        var keys: [Key] = []
+        let names: [String]
+        if let convertedKeys {
+            names = convertedKeys.map(\.key)
+        } else {
+            names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
+        }
+        for name in names.reversed() where seen.insert(name).inserted {  // the last of duplicates
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys.reversed()
+    }
+
+    func contains(_ key: Key) -> Bool {
+        (try? lookup(key)) != nil
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        try decoder.checked(try required(key)).kind == .null
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.decode(T.self, at: try required(key), parent: node, key: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.decode(T.self, at: value, parent: node, key: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder.at(try required(key), parent: node, key: key) { try $0.container(keyedBy: NestedKey.self) }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.at(try required(key), parent: node, key: key) { try $0.unkeyedContainer() }
+    }
+
+    func superDecoder() throws -> any Decoder {
+        let value = try Key(stringValue: "super").map { try lookup($0) } ?? nil
+        return try superDecoder(at: value, key: JSONCodingKey(stringValue: "super"))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(at: lookup(key), key: key)
+    }
+
+    /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
+    private func superDecoder(at value: Int?, key: any CodingKey) throws -> any Decoder {
+        TapeDecoder(context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key)
+    }
+
+    // The scalar requirements, each with one lookup (the protocol's defaults for
+    // `decodeIfPresent` would look the key up three times).
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(at: required(key), key: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(at: required(key), key: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeFloat(at: required(key), key: key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeFloat(at: required(key), key: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(at: required(key), key: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(at: required(key), key: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(at: required(key), key: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(at: required(key), key: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(at: required(key), key: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(at: required(key), key: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(at: required(key), key: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(at: required(key), key: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(at: required(key), key: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(at: required(key), key: key) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try decodeFloat(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try decodeFloat(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decode(at: $0, key: key) } }
+
+    /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path.
+    private func decode<T: JSONDecodable>(at value: Int, key: Key) throws -> T {
+        try decoder.at(value, parent: node, key: key) { try $0.scalar(T.self) }
+    }
+
+    private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {
+        try decoder.at(value, parent: node, key: key) { try $0.float(T.self) }
+    }
+}

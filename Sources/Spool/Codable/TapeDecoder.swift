@@ -1,0 +1,321 @@
+import Foundation  // DateFormatter is not in FoundationEssentials
+
+/// The `Decoder` behind ``StreamingJSONDecoder``: it reads the token tape directly.
+///
+/// One decoder serves a whole value: decoding a child moves `index` to the child and sets the
+/// coding path to the child's container and key, then restores both (as swift-foundation's
+/// decoder does), so a field costs no decoder and no path array. Scalars go through ``Extractor``'s exact conversions; `Date`,
+/// `Data`, `URL`, `Decimal` and `String`-keyed dictionaries are read the way `JSONDecoder` reads
+/// them. Spool's ``DecodeError`` becomes the `DecodingError` a `JSONDecoder` user catches, with
+/// the ``DecodeError`` as its `underlyingError`.
+final class TapeDecoder: Decoder {
+    let context: DecodingContext
+    let configuration: StreamingJSONDecoder.Configuration
+    /// The tape index of the value being decoded, or nil for an absent value (a missing
+    /// `super` key), which reads as `null`.
+    var index: Int?
+    /// The path of the container holding the current value (nil: the root).
+    var parent: CodingPathNode?
+    /// The current value's key in that container (nil: the container's own value).
+    var key: (any CodingKey)?
+
+    var codingPath: [any CodingKey] { CodingPathNode.path(parent, key) }
+
+    /// The current value's path as a node, for a container made for it.
+    var node: CodingPathNode? { key.map { CodingPathNode(parent: parent, key: $0) } ?? parent }
+
+    var userInfo: [CodingUserInfoKey: Any] { configuration.userInfo }
+
+    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int? = nil,
+         parent: CodingPathNode? = nil, key: (any CodingKey)? = nil) {
+        self.context = context
+        self.configuration = configuration
+        self.index = index ?? context.rootIndex
+        self.parent = parent ?? CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init))
+        self.key = key
+    }
+
+    var tape: TokenTape { context.tape }
+
+    // MARK: - Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let object = try value(expecting: .objectStart, [String: Any].self)
+        return KeyedDecodingContainer(try KeyedContainer<Key>(decoder: self, object: object, node: node))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let array = try value(expecting: .arrayStart, [Any].self)
+        return UnkeyedContainer(decoder: self, array: array, node: node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(decoder: self, index: index, node: node)
+    }
+
+    /// The current value's index, which must start a container of `kind`.
+    private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {
+        guard let index else { throw valueNotFound(type, at: nil, "Cannot get a container: the value is absent") }
+        let token = try checked(index)
+        guard token.kind == kind else { throw mismatch(type, at: index) }
+        return index
+    }
+
+    // MARK: - Decoding values
+
+    /// Decodes the value at `index` (nil: absent) as `T`: the value of `key` in the container
+    /// at `parent`.
+    func decode<T: Decodable>(_ type: T.Type, at index: Int?, parent: CodingPathNode?, key: (any CodingKey)?) throws -> T {
+        try at(index, parent: parent, key: key) { try $0.unwrap(T.self) }
+    }
+
+    /// Runs `body` with the decoder moved to the value at `index`, the value of `key` in the
+    /// container at `parent`; then moves it back.
+    func at<T>(_ index: Int?, parent: CodingPathNode?, key: (any CodingKey)?, _ body: (TapeDecoder) throws -> T) throws -> T {
+        let saved = (self.index, self.parent, self.key)
+        self.index = index
+        self.parent = parent
+        self.key = key
+        defer { (self.index, self.parent, self.key) = saved }
+        return try body(self)
+    }
+
+    /// The current value as `T`: the types `JSONDecoder` reads in its own way, else `T`'s
+    /// own `init(from:)` with this decoder.
+    func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == Date.self { return try cast(decodeDate(), T.self) }
+        if T.self == Data.self { return try cast(decodeData(), T.self) }
+        if T.self == URL.self { return try cast(decodeURL(), T.self) }
+        if T.self == Decimal.self { return try cast(scalar(Decimal.self), T.self) }
+        if let dictionary = T.self as? any StringKeyedDictionary.Type {
+            return try cast(dictionary.decode(from: self), T.self)
+        }
+        return try T(from: self)
+    }
+
+    private func cast<Value, T>(_ value: Value, _ type: T.Type) throws -> T {
+        guard let typed = value as? T else {
+            throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath, debugDescription: "internal type mismatch"))
+        }
+        return typed
+    }
+
+    /// The current value through one of Spool's exact ``JSONDecodable`` scalars.
+    func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+        guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        do {
+            return try T.decode(Extractor(context: context, index: index))
+        } catch let error as DecodeError {
+            throw decodingError(error, type: T.self)
+        }
+    }
+
+    /// A `Double` or `Float`, with the non-conforming float strategy for strings.
+    func float<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+        if case .convertFromString(let positive, let negative, let nan) = configuration.nonConformingFloatDecodingStrategy,
+            let index, try checked(index).kind == .string
+        {
+            let text = try scalar(String.self)
+            if text == positive { return .infinity }
+            if text == negative { return -.infinity }
+            if text == nan { return .nan }
+        }
+        return try scalar(T.self)
+    }
+
+    private func decodeDate() throws -> Date {
+        switch configuration.dateDecodingStrategy {
+        case .deferredToDate:
+            return try Date(from: self)
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try scalar(Double.self))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try scalar(Double.self) / 1000)
+        case .iso8601:
+            return try transformed(DateTransformers.iso8601)
+        case .pattern(let pattern):
+            return try transformed(DateTransformers.pattern(pattern))
+        case .formatted(let formatter):
+            let text = try scalar(String.self)
+            guard let date = formatter.date(from: text) else {
+                throw corrupted("Date string does not match format expected by formatter: \(JSONKeyPath.quoted(text))")
+            }
+            return date
+        case .custom(let read):
+            return try read(self)
+        }
+    }
+
+    private func transformed(_ transformer: Transformer<String, Date>) throws -> Date {
+        let text = try scalar(String.self)
+        do {
+            return try transformer.apply(text)
+        } catch {
+            throw corrupted("\(error)")
+        }
+    }
+
+    private func decodeData() throws -> Data {
+        switch configuration.dataDecodingStrategy {
+        case .deferredToData:
+            return try Data(from: self)
+        case .base64:
+            let text = try scalar(String.self)
+            guard let data = Data(base64Encoded: text) else { throw corrupted("Encountered Data is not valid Base64") }
+            return data
+        case .custom(let read):
+            return try read(self)
+        }
+    }
+
+    private func decodeURL() throws -> URL {
+        let text = try scalar(String.self)
+        guard let url = URL(string: text) else { throw corrupted("Invalid URL string: \(JSONKeyPath.quoted(text))") }
+        return url
+    }
+
+    /// Decodes the document's value at `rootKeyPath`, starting at `index`.
+    func decodeRoot<T: Decodable>(_ type: T.Type, at index: Int, rootKeyPath: JSONKeyPath) throws -> T {
+        guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: nil) }
+        let target: Int
+        do {
+            switch try Extractor(context: context, index: index).resolve(rootKeyPath) {
+            case .found(let found): target = found
+            case .missing(_, let path):
+                let keys = path.components.map(JSONCodingKey.init)
+                throw DecodingError.keyNotFound(
+                    keys.last ?? JSONCodingKey(stringValue: ""),
+                    .init(codingPath: Array(keys.dropLast()), debugDescription: "No value at \(path)"))
+            case .null(let null): target = null
+            }
+        } catch let error as DecodeError {
+            throw decodingError(error, type: T.self)
+        }
+        return try decode(T.self, at: target, parent: CodingPathNode.make(rootKeyPath.components.map(JSONCodingKey.init)), key: nil)
+    }
+
+    // MARK: - Reading the tape
+
+    /// The token at `index`, once it is on the tape.
+    func checked(_ index: Int) throws -> RawToken {
+        do {
+            try context.ensure(index)
+        } catch let error as DecodeError {
+            throw decodingError(error, type: Any.self)
+        }
+        guard context.isValid(index) else {
+            throw corrupted("the value's tokens are gone: a decoder was used after its stream moved on")
+        }
+        return tape[index]
+    }
+
+    /// The index just past the value at `index`, reading on until it is complete.
+    func end(ofValueAt index: Int) throws -> Int {
+        do {
+            return try context.lastIndex(ofValueAt: index) + 1
+        } catch let error as DecodeError {
+            throw decodingError(error, type: Any.self)
+        }
+    }
+
+    // MARK: - Errors
+
+    /// Spool's error as the `DecodingError` `JSONDecoder` would throw, at the current coding
+    /// path, with Spool's error (path, location, offending value) underneath.
+    func decodingError(_ error: DecodeError, type: Any.Type) -> DecodingError {
+        let context = DecodingError.Context(
+            codingPath: codingPath, debugDescription: Self.describe(error), underlyingError: error)
+        switch error.code {
+        case .null: return .valueNotFound(type, context)
+        case .typeMismatch, .badRawValue: return .typeMismatch(type, context)
+        default: return .dataCorrupted(context)
+        }
+    }
+
+    /// `LINE:COLUMN: MESSAGE`, or the message alone without a location.
+    static func describe(_ error: DecodeError) -> String {
+        error.location.map { "\($0): \(error.message)" } ?? error.message
+    }
+
+    /// A type mismatch for the value at `index` (nil: absent).
+    func mismatch(_ type: Any.Type, at index: Int?) -> DecodingError {
+        guard let index else { return valueNotFound(type, at: nil, "Expected \(TypeName.of(type)) but the value is absent") }
+        let extractor = Extractor(context: context, index: index)
+        let expected = type == [String: Any].self ? "object" : type == [Any].self ? "array" : TypeName.of(type)
+        return decodingError(extractor.mismatchError(at: index, expected: expected, reason: nil), type: type)
+    }
+
+    func valueNotFound(_ type: Any.Type, at index: Int?, _ message: String) -> DecodingError {
+        let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
+        let text = location.map { "\($0): \(message)" } ?? message
+        return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
+    }
+
+    /// A `.dataCorrupted` error about the current value, located.
+    func corrupted(_ message: String) -> DecodingError {
+        let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
+        var underlying = DecodeError(code: .custom, keyPath: JSONKeyPath(codingPath.map(JSONKeyPath.Component.init)), location: location, message: message)
+        if let index, context.isValid(index) {
+            let extractor = Extractor(context: context, index: index)
+            underlying.actual = extractor.kindName(at: index)
+            underlying.excerpt = extractor.excerpt(at: index)
+        }
+        return .dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.describe(underlying), underlyingError: underlying))
+    }
+}
+
+/// `[String: Value]`, which `JSONDecoder` decodes member by member with its keys as they are
+/// (exempt from the key decoding strategy).
+protocol StringKeyedDictionary {
+    static func decode(from decoder: TapeDecoder) throws -> Self
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    static func decode(from decoder: TapeDecoder) throws -> [String: Value] {
+        guard let object = decoder.index else {
+            throw decoder.valueNotFound([String: Value].self, at: nil, "Expected a dictionary but the value is absent")
+        }
+        guard try decoder.checked(object).kind == .objectStart else { throw decoder.mismatch([String: Value].self, at: object) }
+        var result: [String: Value] = [:]
+        let node = decoder.node
+        do {
+            try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
+                let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
+                result[key] = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+            }
+        } catch let error as DecodeError {
+            throw decoder.decodingError(error, type: [String: Value].self)
+        }
+        return result
+    }
+}
+
+/// A coding key for a JSON key or an array index, for coding paths.
+struct JSONCodingKey: CodingKey, Hashable {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+
+    init(_ component: JSONKeyPath.Component) {
+        switch component {
+        case .key(let key): self.init(stringValue: key)
+        case .index(let index): self.init(intValue: index)
+        }
+    }
+}
+
+extension JSONKeyPath.Component {
+    /// A coding key as a path component: its integer value, else its string.
+    init(_ key: any CodingKey) {
+        self = key.intValue.map { .index($0) } ?? .key(key.stringValue)
+    }
+}
