@@ -38,12 +38,31 @@ public final class AsyncJSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
-        AsyncJSONElements(stream: self, refusal: core.begin(.elements, at: path), policy: policy)
+        AsyncJSONElements(stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
+    }
+
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
+    /// (see ``JSONStream/elements(of:at:decoder:onError:)``).
+    @_disfavoredOverload
+    public func elements<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
+        onError policy: JSONElements<T>.ErrorPolicy = .stop
+    ) -> AsyncJSONElements<T> {
+        AsyncJSONElements(
+            stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self, using: decoder))
     }
 
     /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> AsyncJSONMembers<T> {
-        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path))
+        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(T.self))
+    }
+
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
+    @_disfavoredOverload
+    public func members<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
+    ) -> AsyncJSONMembers<T> {
+        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(T.self, using: decoder))
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see
@@ -102,11 +121,14 @@ extension StreamCore.Step {
 }
 
 /// The elements of an ``AsyncJSONStream``: `for try await element in stream.elements(...)`.
-public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
+public struct AsyncJSONElements<Element>: AsyncSequence {
     let state: State
 
-    init(stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy) {
-        state = State(stream: stream, refusal: refusal, policy: policy)
+    init(
+        stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
+        decode: @escaping (Int, JSONKeyPath) throws -> Element
+    ) {
+        state = State(stream: stream, refusal: refusal, policy: policy, decode: decode)
     }
 
     /// Where the sequence is in its stream, shared by its iterators.
@@ -115,9 +137,14 @@ public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
         var refusal: StreamUsageError?
         let isRefused: Bool
         let policy: JSONElements<Element>.ErrorPolicy
+        let decode: (Int, JSONKeyPath) throws -> Element
 
-        init(stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy) {
+        init(
+            stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
+            decode: @escaping (Int, JSONKeyPath) throws -> Element
+        ) {
             self.stream = stream
+            self.decode = decode
             self.refusal = refusal
             isRefused = refusal != nil
             self.policy = policy
@@ -130,7 +157,7 @@ public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
                 throw refusal
             }
             let core = stream.core
-            let decode = core.decoder(Element.self)
+            let decode = self.decode
             let skip = policy.skipper(core)
             return try await stream.drive { try core.next(decode: decode, skipping: skip) }
         }
@@ -160,14 +187,14 @@ public struct AsyncJSONElements<Element: JSONDecodable>: AsyncSequence {
 }
 
 /// The members of an ``AsyncJSONStream``'s object: `for try await (key, value) in stream.members(...)`.
-public struct AsyncJSONMembers<Value: JSONDecodable>: AsyncSequence {
+public struct AsyncJSONMembers<Value>: AsyncSequence {
     /// A member: its key and decoded value.
     public typealias Element = (key: String, value: Value)
 
     let state: State
 
-    init(stream: AsyncJSONStream, refusal: StreamUsageError?) {
-        state = State(stream: stream, refusal: refusal)
+    init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, JSONKeyPath) throws -> Value) {
+        state = State(stream: stream, refusal: refusal, decode: decode)
     }
 
     /// Where the sequence is in its stream, shared by its iterators.
@@ -176,8 +203,11 @@ public struct AsyncJSONMembers<Value: JSONDecodable>: AsyncSequence {
         var refusal: StreamUsageError?
         let isRefused: Bool
 
-        init(stream: AsyncJSONStream, refusal: StreamUsageError?) {
+        let decode: (Int, JSONKeyPath) throws -> Value
+
+        init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, JSONKeyPath) throws -> Value) {
             self.stream = stream
+            self.decode = decode
             self.refusal = refusal
             isRefused = refusal != nil
         }
@@ -189,7 +219,7 @@ public struct AsyncJSONMembers<Value: JSONDecodable>: AsyncSequence {
                 throw refusal
             }
             let core = stream.core
-            let decode = core.decoder(Value.self)
+            let decode = self.decode
             return try await stream.drive { try core.nextMember(decode: decode) }
         }
     }

@@ -15,7 +15,7 @@
 /// and location. By default the first one ends the stream; with `.skip`, the element is
 /// skipped, reported, and the stream goes on. A ``ParseError`` always ends it (the rest cannot
 /// be trusted), and says how many elements were decoded before it.
-public final class JSONElements<Value: JSONDecodable>: Sequence {
+public final class JSONElements<Value>: Sequence {
     /// What to do when an element does not decode.
     public enum ErrorPolicy {
         /// Throw the ``DecodeError``; the stream ends.
@@ -30,7 +30,8 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
         public var index: Int
         /// Where the element starts.
         public var location: SourceLocation?
-        /// Why it did not decode.
+        /// Why it did not decode. For a `Decodable` element, the located error under the
+        /// `DecodingError` (its `underlyingError`).
         public var error: DecodeError
         /// `skipped element 3 at 12:5: 12:18: error: ...`
         public var description: String {
@@ -43,9 +44,14 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
     private var refusal: StreamUsageError?
     private let isRefused: Bool
     private let policy: ErrorPolicy
+    private let decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value
 
-    init(core: StreamCore, refusal: StreamUsageError?, policy: ErrorPolicy) {
+    init(
+        core: StreamCore, refusal: StreamUsageError?, policy: ErrorPolicy,
+        decode: @escaping (_ start: Int, _ path: JSONKeyPath) throws -> Value
+    ) {
         self.core = core
+        self.decode = decode
         self.refusal = refusal
         isRefused = refusal != nil
         self.policy = policy
@@ -69,7 +75,7 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
             self.refusal = nil
             throw refusal
         }
-        guard case .value(let value) = try core.next(decode: core.decoder(Value.self), skipping: policy.skipper(core))
+        guard case .value(let value) = try core.next(decode: decode, skipping: policy.skipper(core))
         else { return nil }
         return value
     }
@@ -103,11 +109,42 @@ public final class JSONElements<Value: JSONDecodable>: Sequence {
 
 extension JSONElements.ErrorPolicy {
     /// The core's skip hook for this policy: reports and goes on for `.skip`, stops for `.stop`.
-    func skipper(_ core: StreamCore) -> (Int, Int, DecodeError) -> Bool {
+    func skipper(_ core: StreamCore) -> (Int, Int, any Error) -> Bool {
         { index, start, error in
             guard case .skip(let report) = self else { return false }
-            report(JSONElements.SkippedElement(index: index, location: core.reader.tape.location(at: start), error: error))
+            let location = core.reader.tape.location(at: start)
+            report(JSONElements.SkippedElement(index: index, location: location, error: DecodeError(located: error, at: location)))
             return true
         }
+    }
+}
+
+extension DecodeError {
+    /// Spool's located error for a decoding error: itself, the one under a `DecodingError`, or
+    /// one made from the `DecodingError` (thrown by a model's own code) at `location`.
+    init(located error: any Error, at location: SourceLocation?) {
+        if let error = error as? DecodeError {
+            self = error
+            return
+        }
+        guard let error = error as? DecodingError else {
+            self.init(code: .custom, keyPath: .root, location: location, message: "\(error)")
+            return
+        }
+        let context: DecodingError.Context
+        let code: DecodeError.Code
+        switch error {
+        case .keyNotFound(_, let c): (context, code) = (c, .missingKey)
+        case .valueNotFound(_, let c): (context, code) = (c, .null)
+        case .typeMismatch(_, let c): (context, code) = (c, .typeMismatch)
+        case .dataCorrupted(let c): (context, code) = (c, .custom)
+        @unknown default: (context, code) = (DecodingError.Context(codingPath: [], debugDescription: "\(error)"), .custom)
+        }
+        if let underlying = context.underlyingError as? DecodeError {
+            self = underlying
+            return
+        }
+        let path = JSONKeyPath(context.codingPath.map(JSONKeyPath.Component.init))
+        self.init(code: code, keyPath: path, location: location, message: context.debugDescription)
     }
 }

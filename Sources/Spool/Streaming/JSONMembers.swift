@@ -9,14 +9,17 @@
 /// Memory is bounded by the largest value. Errors behave as for ``JSONElements``; a value's
 /// path ends with its key (`users_by_id.u123.email`). Every member is handed out as it comes,
 /// duplicate keys included.
-public final class JSONMembers<Value: JSONDecodable> {
+public final class JSONMembers<Value> {
     private let core: StreamCore
     /// A second request on the stream: `next()` throws this once, then ends.
     private var refusal: StreamUsageError?
     private let isRefused: Bool
 
-    init(core: StreamCore, refusal: StreamUsageError?) {
+    private let decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value
+
+    init(core: StreamCore, refusal: StreamUsageError?, decode: @escaping (_ start: Int, _ path: JSONKeyPath) throws -> Value) {
         self.core = core
+        self.decode = decode
         self.refusal = refusal
         isRefused = refusal != nil
     }
@@ -38,7 +41,7 @@ public final class JSONMembers<Value: JSONDecodable> {
             self.refusal = nil
             throw refusal
         }
-        guard case .value(let member) = try core.nextMember(decode: core.decoder(Value.self)) else { return nil }
+        guard case .value(let member) = try core.nextMember(decode: decode) else { return nil }
         return member
     }
 

@@ -73,7 +73,7 @@ public final class JSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy)
+        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
@@ -81,7 +81,30 @@ public final class JSONStream {
     ///
     /// One request per stream, as for ``elements(of:at:onError:)``.
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path))
+        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(T.self))
+    }
+
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
+    /// (with its key, date, data and float strategies), in constant memory as for
+    /// ``JSONDecodable`` models. A `DecodingError` in an element ends the stream (or, with
+    /// `.skip`, is reported with its located ``DecodeError`` and skipped); its `codingPath` starts
+    /// at the document root (`objects`, `Index 1`, `members`, ...). A type that is also
+    /// ``JSONDecodable`` is decoded through that conformance.
+    @_disfavoredOverload
+    public func elements<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
+        onError policy: JSONElements<T>.ErrorPolicy = .stop
+    ) -> JSONElements<T> {
+        JSONElements(
+            core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self, using: decoder))
+    }
+
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
+    @_disfavoredOverload
+    public func members<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
+    ) -> JSONMembers<T> {
+        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(T.self, using: decoder))
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while

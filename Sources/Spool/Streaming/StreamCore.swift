@@ -126,7 +126,7 @@ final class StreamCore {
     /// to `skip` (which returns true to go on, false to throw).
     func next<Value>(
         decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value,
-        skipping skip: (_ index: Int, _ start: Int, _ error: DecodeError) -> Bool
+        skipping skip: (_ index: Int, _ start: Int, _ error: any Error) -> Bool
     ) throws -> Step<Value> {
         do {
             while true {
@@ -143,7 +143,7 @@ final class StreamCore {
                 indexInContainer += 1
                 do {
                     return .value(try decode(start, elementPath))
-                } catch let error as DecodeError {
+                } catch let error where error is DecodeError || error is DecodingError {
                     guard case .index = component, skip(index, start, error) else { throw error }
                 }
             }
@@ -161,6 +161,18 @@ final class StreamCore {
         { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
             return try Extractor(context: context, index: start).decode(as: Value.self)
+        }
+    }
+
+    /// Decodes the element whose first token is at `start` as the `Decodable` `Value`, with
+    /// `decoder`'s strategies and a coding path from the document root.
+    func decoder<Value: Decodable>(
+        _ type: Value.Type, using decoder: StreamingJSONDecoder
+    ) -> (_ start: Int, _ path: JSONKeyPath) throws -> Value {
+        let configuration = decoder.configuration
+        return { [reader] start, path in
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
+            return try TapeDecoder(context: context, configuration: configuration).unwrap(Value.self)
         }
     }
 
