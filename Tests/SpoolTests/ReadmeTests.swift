@@ -25,6 +25,45 @@ struct ReadmeTests {
         return Array(body[..<close])
     }
 
+    @Test func theCodableExamplesRun() throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
+
+        // From the README, verbatim:
+        struct Member: Codable {
+            let name: String
+            let birthDate: String
+        }
+
+        struct Band: Codable {
+            let name: String
+            let members: [Member]
+        }
+
+        struct Catalog: Codable {
+            let objects: [Band]
+            let lastUpdated: Date
+        }
+
+        let decoder = StreamingJSONDecoder()   // was: JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let catalog = try decoder.decode(Catalog.self, fromContentsOfFile: "Examples/bands.json")
+        print(catalog.objects.count, catalog.lastUpdated)   // 5 2016-05-17 22:43:04 +0000
+
+        let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+        let bands = stream.elements(of: Band.self, at: "objects", decoder: decoder)
+        while let band = try bands.next() {
+            print(band.name, band.members.first?.birthDate ?? "-")
+        }
+
+        #expect(printed == [
+            "5 2016-05-17 22:43:04 +0000", "Beatles 1943-02-25", "The Rolling Stones 1941-06-02", "Nirvana 1967-02-20",
+            "Foo Fighters 1969-01-14", "Sigur Rós 1975-04-23",
+        ])
+    }
+
     @Test func theModelExampleDecodesTheSample() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
