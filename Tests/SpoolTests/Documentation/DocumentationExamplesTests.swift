@@ -445,3 +445,73 @@ extension DocumentationExamples.PortingArticle {
         }
     }
 }
+
+// MARK: - Codable.md
+
+extension DocumentationExamples {
+    @Suite("Codable article")
+    struct CodableArticle {
+        @Test func decodingATourPrintsWhatTheArticleSays() throws {
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            struct Tour: Codable {
+                let bandName: String
+                let startsOn: Date
+                let cities: [String]
+            }
+
+            let json = #"{"band_name": "Sigur Rós", "starts_on": "2026-03-01", "cities": ["Reykjavík", "Oslo"]}"#
+            let decoder = StreamingJSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+            let tour = try decoder.decode(Tour.self, from: json)
+            print(tour.bandName, tour.cities.count)   // Sigur Rós 2
+
+            #expect(printed.lines == ["Sigur Rós 2"])
+            #expect(tour.startsOn == Date(timeIntervalSince1970: 1_772_323_200))
+        }
+
+        @Test func streamingTheBeatlesWithACodableModel() throws {
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+            DocumentationExamples.enterRepository()
+
+            // From the article, verbatim:
+            struct Member: Decodable {
+                let name: String
+                let birthDate: Date
+            }
+
+            let memberDecoder = StreamingJSONDecoder()
+            memberDecoder.keyDecodingStrategy = .convertFromSnakeCase
+            memberDecoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let members = stream.elements(of: Member.self, at: ["objects", 0, "members"], decoder: memberDecoder)
+            while let member = try members.next() {
+                print(member.name)
+            }
+
+            #expect(printed.lines == ["George Harrison", "John Lennon", "Paul McCartney", "Ringo Starr"])
+        }
+
+        @Test func aFractionalRatingIsATypeMismatch() throws {
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            struct Rating: Decodable {
+                let stars: Int
+            }
+
+            do {
+                _ = try StreamingJSONDecoder().decode([Rating].self, from: #"[{"stars": 5}, {"stars": 4.5}]"#)
+            } catch DecodingError.typeMismatch(_, let context) {
+                print(context.debugDescription)   // 1:26: expected Int at [1].stars, found number 4.5 (does not fit Int exactly)
+            }
+
+            #expect(printed.lines == ["1:26: expected Int at [1].stars, found number 4.5 (does not fit Int exactly)"])
+        }
+    }
+}
