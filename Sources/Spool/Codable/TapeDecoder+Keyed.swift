@@ -173,6 +173,8 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(at: required(key), key: key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(at: required(key), key: key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(at: required(key), key: key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decodeInteger(at: required(key), key: key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decodeInteger(at: required(key), key: key) }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decode(at: $0, key: key) } }
@@ -188,10 +190,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
 
     /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path.
     private func decode<T: JSONDecodable>(at value: Int, key: Key) throws -> T {
         try decoder.at(value, parent: node, key: key) { try $0.scalar(T.self) }
+    }
+
+    private func decodeInteger<T: FixedWidthInteger>(at value: Int, key: Key) throws -> T {
+        try decoder.at(value, parent: node, key: key) { try $0.integer(T.self) }
     }
 
     private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {

@@ -87,6 +87,8 @@ final class TapeDecoder: Decoder {
         if T.self == Data.self { return try cast(decodeData(), T.self) }
         if T.self == URL.self { return try cast(decodeURL(), T.self) }
         if T.self == Decimal.self { return try cast(scalar(Decimal.self), T.self) }
+        if T.self == Int128.self { return try cast(integer(Int128.self), T.self) }
+        if T.self == UInt128.self { return try cast(integer(UInt128.self), T.self) }
         if let dictionary = T.self as? any StringKeyedDictionary.Type {
             return try cast(dictionary.decode(from: self), T.self)
         }
@@ -105,6 +107,19 @@ final class TapeDecoder: Decoder {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
         do {
             return try T.decode(Extractor(context: context, index: index))
+        } catch var error as DecodeError {
+            // JSONDecoder's Bool paths have no null check: `null` is a type mismatch for a Bool.
+            if T.self == Bool.self && error.code == .null { error.code = .typeMismatch }
+            throw decodingError(error, type: T.self)
+        }
+    }
+
+    /// The current value as an integer type that is not ``JSONDecodable`` (`Int128`,
+    /// `UInt128`), exactly, as Spool reads the others.
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        do {
+            return try Extractor(context: context, index: index).integer(T.self)
         } catch let error as DecodeError {
             throw decodingError(error, type: T.self)
         }
