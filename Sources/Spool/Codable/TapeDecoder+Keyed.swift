@@ -52,17 +52,21 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return members
     }
 
-    /// The index of the value for `key`, or nil when the object has no such member. With
-    /// duplicate keys, the last one counts (as with `JSONDecoder`).
+    /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
+        try lookup(key.stringValue)
+    }
+
+    /// The index of the value of the member named `wanted` (after key conversion). With
+    /// duplicate keys, the last one counts (as with `JSONDecoder`).
+    private func lookup(_ wanted: String) throws -> Int? {
         guard let convertedKeys else {
             do {
-                return try Extractor(context: decoder.context, index: object).member(key.stringValue, ofObjectAt: object)
+                return try Extractor(context: decoder.context, index: object).member(wanted, ofObjectAt: object)
             } catch let error as DecodeError {
                 throw decoder.decodingError(error, type: Any.self)
             }
         }
-        let wanted = key.stringValue
         let count = convertedKeys.count
         guard count > 0 else { return nil }
         // From the cursor round to it: the first match, then (rare) a later duplicate.
@@ -142,9 +146,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.at(try required(key), parent: node, key: key) { try $0.unkeyedContainer() }
     }
 
+    /// The value of the key `super`, whether or not `Key` has such a case (as `JSONDecoder`).
     func superDecoder() throws -> any Decoder {
-        let value = try Key(stringValue: "super").map { try lookup($0) } ?? nil
-        return try superDecoder(at: value, key: JSONCodingKey(stringValue: "super"))
+        try superDecoder(at: lookup("super"), key: JSONCodingKey(stringValue: "super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -153,7 +157,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
     private func superDecoder(at value: Int?, key: any CodingKey) throws -> any Decoder {
-        TapeDecoder(context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key)
+        TapeDecoder(
+            context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key,
+            anchor: object)
     }
 
     // The scalar requirements, each with one lookup (the protocol's defaults for

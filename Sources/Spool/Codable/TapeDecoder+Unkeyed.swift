@@ -152,12 +152,25 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         try element([Any].self) { try $0.unkeyedContainer() }
     }
 
+    /// A decoder of its own for the next element. The element must outlive the walk past it,
+    /// so this array stops releasing its elements from here on.
     mutating func superDecoder() throws -> any Decoder {
-        try element(Any.self) { decoder in
+        _ = try next(Any.self)
+        keepElements()
+        return try element(Any.self) { decoder in
             TapeDecoder(
                 context: decoder.context, configuration: decoder.configuration, index: decoder.index,
                 parent: decoder.parent, key: decoder.key)
         }
+    }
+
+    /// Ends the walk's releasing (the elements passed so far are released) and walks on from
+    /// the same element without releasing.
+    private mutating func keepElements() {
+        walk.end()
+        let kept = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: false)
+        kept.child = walk.child
+        walk = kept
     }
 }
 

@@ -26,13 +26,27 @@ final class TapeDecoder: Decoder {
 
     var userInfo: [CodingUserInfoKey: Any] { configuration.userInfo }
 
-    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int? = nil,
-         parent: CodingPathNode? = nil, key: (any CodingKey)? = nil) {
+    /// For an absent value (`index` nil): the container it is missing from, whose location
+    /// errors about it give.
+    var anchor: Int?
+
+    /// A decoder for the context's root value, at the context's base path.
+    convenience init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration) {
+        self.init(
+            context: context, configuration: configuration, index: context.rootIndex,
+            parent: CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init)), key: nil)
+    }
+
+    /// A decoder for the value at `index`, or for an absent value (nil), which reads as `null`
+    /// (a `super` key that is not there): the value of `key` in the container at `parent`.
+    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int?,
+         parent: CodingPathNode?, key: (any CodingKey)?, anchor: Int? = nil) {
         self.context = context
         self.configuration = configuration
-        self.index = index ?? context.rootIndex
-        self.parent = parent ?? CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init))
+        self.index = index
+        self.parent = parent
         self.key = key
+        self.anchor = anchor
     }
 
     var tape: TokenTape { context.tape }
@@ -261,7 +275,7 @@ final class TapeDecoder: Decoder {
     }
 
     func valueNotFound(_ type: Any.Type, at index: Int?, _ message: String) -> DecodingError {
-        let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
+        let location = (index ?? anchor).flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
         let text = location.map { "\($0): \(message)" } ?? message
         return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
     }
