@@ -119,6 +119,7 @@ final class TapeDecoder: Decoder {
     /// The current value through one of Spool's exact ``JSONDecodable`` scalars.
     func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        _ = try checked(index)  // (read on: a scalar's token may not be on the tape yet)
         do {
             return try T.decode(Extractor(context: context, index: index))
         } catch var error as DecodeError {
@@ -132,6 +133,7 @@ final class TapeDecoder: Decoder {
     /// `UInt128`), exactly, as Spool reads the others.
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        _ = try checked(index)
         do {
             return try Extractor(context: context, index: index).integer(T.self)
         } catch let error as DecodeError {
@@ -207,20 +209,28 @@ final class TapeDecoder: Decoder {
     func decodeRoot<T: Decodable>(_ type: T.Type, at index: Int, rootKeyPath: JSONKeyPath) throws -> T {
         guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: nil) }
         let target: Int
+        var path = rootKeyPath
         do {
             switch try Extractor(context: context, index: index).resolve(rootKeyPath) {
             case .found(let found): target = found
-            case .missing(_, let path):
-                let keys = path.components.map(JSONCodingKey.init)
+            case .missing(let parent, let missing):
+                let keys = missing.components.map(JSONCodingKey.init)
+                let location = context.isValid(parent) ? "\(tape.location(at: parent)): " : ""
                 throw DecodingError.keyNotFound(
                     keys.last ?? JSONCodingKey(stringValue: ""),
-                    .init(codingPath: Array(keys.dropLast()), debugDescription: "No value at \(path)"))
-            case .null(let null): target = null
+                    .init(codingPath: Array(keys.dropLast()), debugDescription: "\(location)No value at \(missing)"))
+            case .null(let null):  // a null on the way: the value is that null, at its own path
+                target = null
+                path = context.path(of: null)
             }
         } catch let error as DecodeError {
+            // At the path of the value that is not the object or array the path goes through.
+            let saved = parent
+            parent = CodingPathNode.make(error.keyPath.components.map(JSONCodingKey.init))
+            defer { parent = saved }
             throw decodingError(error, type: T.self)
         }
-        return try decode(T.self, at: target, parent: CodingPathNode.make(rootKeyPath.components.map(JSONCodingKey.init)), key: nil)
+        return try decode(T.self, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: nil)
     }
 
     // MARK: - Reading the tape
