@@ -57,8 +57,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try lookup(key.stringValue)
     }
 
-    /// The index of the value of the member named `wanted` (after key conversion). With
-    /// duplicate keys, the last one counts (as with `JSONDecoder`).
+    /// The index of the value of the member named `wanted` (after key conversion). Of
+    /// duplicate converted keys, the first counts, as in `JSONDecoder`; without conversion,
+    /// ``Extractor/member(_:ofObjectAt:)`` decides.
     private func lookup(_ wanted: String) throws -> Int? {
         guard let convertedKeys else {
             do {
@@ -69,14 +70,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         let count = convertedKeys.count
         guard count > 0 else { return nil }
-        // From the cursor round to it: the first match, then (rare) a later duplicate.
+        // From the cursor round to it: the first match, then (rare) an earlier duplicate.
         for step in 0..<count {
             let position = (cursor.next + step) % count
             guard convertedKeys[position].key == wanted else { continue }
-            var last = position
-            for later in (position + 1)..<count where convertedKeys[later].key == wanted { last = later }
             cursor.next = (position + 1) % count
-            return convertedKeys[last].value
+            let first = convertedKeys[..<position].firstIndex { $0.key == wanted } ?? position
+            return convertedKeys[first].value
         }
         return nil
     }
@@ -113,10 +113,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         } else {
             names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
         }
-        for name in names.reversed() where seen.insert(name).inserted {  // the last of duplicates
+        for name in names where seen.insert(name).inserted {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
-        return keys.reversed()
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {

@@ -67,11 +67,13 @@ final class TapeDecoder: Decoder {
         SingleValueContainer(decoder: self, index: index, node: node)
     }
 
-    /// The current value's index, which must start a container of `kind`.
+    /// The current value's index, which must start a container of `kind` whose children are
+    /// still there (not released after an earlier decoding of it).
     private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {
         guard let index else { throw valueNotFound(type, at: nil, "Cannot get a container: the value is absent") }
         let token = try checked(index)
         guard token.kind == kind else { throw mismatch(type, at: index) }
+        _ = try checked(index + 1)
         return index
     }
 
@@ -151,17 +153,24 @@ final class TapeDecoder: Decoder {
             if text == negative { return -.infinity }
             if text == nan { return .nan }
         }
-        return try scalar(T.self)
+        let value = try scalar(T.self)
+        if !value.isFinite, let index {
+            // A number beyond the type's range: JSONDecoder refuses it too (as invalid JSON).
+            let error = Extractor(context: context, index: index)
+                .mismatchError(at: index, expected: T.self, reason: "beyond \(TypeName.of(T.self))'s range")
+            throw decodingError(error, type: T.self)
+        }
+        return value
     }
 
     private func decodeDate() throws -> Date {
         switch configuration.dateDecodingStrategy {
         case .deferredToDate:
             return try Date(from: self)
-        case .secondsSince1970:
-            return Date(timeIntervalSince1970: try scalar(Double.self))
+        case .secondsSince1970:  // (a Double, as JSONDecoder reads them: the float strategy applies)
+            return Date(timeIntervalSince1970: try float(Double.self))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try scalar(Double.self) / 1000)
+            return Date(timeIntervalSince1970: try float(Double.self) / 1000)
         case .iso8601:
             return try transformed(DateTransformers.iso8601)
         case .pattern(let pattern):
@@ -317,10 +326,17 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         guard try decoder.checked(object).kind == .objectStart else { throw decoder.mismatch([String: Value].self, at: object) }
         var result: [String: Value] = [:]
         let node = decoder.node
+        // Of duplicate keys, the first counts, as in JSONDecoder. (It decodes the values of
+        // later duplicates only with a key strategy, when it reads the members itself.)
+        let decodesDuplicates: Bool
+        if case .useDefaultKeys = decoder.configuration.keyDecodingStrategy { decodesDuplicates = false } else { decodesDuplicates = true }
         do {
             try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
                 let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
-                result[key] = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+                let isDuplicate = result.index(forKey: key) != nil
+                guard !isDuplicate || decodesDuplicates else { return }
+                let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+                if !isDuplicate { result[key] = value }
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: [String: Value].self)
