@@ -60,7 +60,7 @@ extension StreamingJSONDecoder.KeyDecodingStrategy {
     /// `snake_case` to `camelCase`, as swift-foundation's `JSONDecoder` does it: words are split
     /// at underscores; leading and trailing underscores stay; a key of one word is kept as it
     /// is; otherwise the first word is lowercased and the others capitalized
-    /// (`_my_URL_key_` → `_myUrlKey_`).
+    /// (`_my_URL_key_` → `_myUrlKey_`, `utc_2nd` → `utc2Nd`).
     static func camelCase(fromSnakeCase key: String) -> String {
         guard let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
         var lastNonUnderscore = key.index(before: key.endIndex)
@@ -71,8 +71,33 @@ extension StreamingJSONDecoder.KeyDecodingStrategy {
         guard words.count > 1 else { return key }
         var result = String(key[..<firstNonUnderscore]) + words[0].lowercased()
         for word in words.dropFirst() {
-            result += word.prefix(1).uppercased() + word.dropFirst().lowercased()
+            result += capitalized(word)
         }
         return result + key[key.index(after: lastNonUnderscore)...]
+    }
+
+    /// `word.capitalized`, as `JSONDecoder` capitalizes the words after the first: a letter
+    /// that follows a letter is lowercased, any other letter titlecased (so `2nd` → `2Nd`,
+    /// `a-b` → `A-B`, `ß` → `Ss`). ASCII letters and digits without Foundation's help.
+    static func capitalized(_ word: Substring) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.utf8.count)
+        var afterLetter = false
+        for byte in word.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                bytes.append(afterLetter ? byte : byte - 32)
+                afterLetter = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                bytes.append(afterLetter ? byte + 32 : byte)
+                afterLetter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                bytes.append(byte)
+                afterLetter = false
+            default:
+                return String(word).capitalized
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

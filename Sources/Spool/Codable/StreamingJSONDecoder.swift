@@ -28,9 +28,13 @@ import Synchronization
 /// ``ParseError``.
 ///
 /// Where Spool differs from `JSONDecoder` on purpose: numbers are exact (an integer type takes
-/// only whole numbers in range, `Decimal` is read from the number's text, `Double` refuses a
-/// number that would be infinite), strings must be valid UTF-8, and `.iso8601` also accepts
-/// fractional seconds.
+/// only whole numbers in range, `Decimal` is read from the number's text, `Double` and `Float`
+/// refuse a number that would be infinite; each a located `typeMismatch` where `JSONDecoder`
+/// says the data is not valid JSON), the input must be strict UTF-8 JSON throughout (not only
+/// the values a model reads), `.iso8601` also accepts fractional seconds (as `JSONDecoder` does
+/// since Swift 6), and an array decoded once is released (``JSONParsingOptions/releasesDecodedElements``).
+/// Of duplicate keys, the first counts where the decoder reads an object's keys itself (with a
+/// key strategy, and for `[String: T]`), as in `JSONDecoder`.
 public final class StreamingJSONDecoder: Sendable {
     /// The settings one decode call uses, copied at its start.
     struct Configuration: Sendable {

@@ -52,27 +52,31 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return members
     }
 
-    /// The index of the value for `key`, or nil when the object has no such member. With
-    /// duplicate keys, the last one counts (as with `JSONDecoder`).
+    /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
+        try lookup(key.stringValue)
+    }
+
+    /// The index of the value of the member named `wanted` (after key conversion). Of
+    /// duplicate converted keys, the first counts, as in `JSONDecoder`; without conversion,
+    /// ``Extractor/member(_:ofObjectAt:)`` decides.
+    private func lookup(_ wanted: String) throws -> Int? {
         guard let convertedKeys else {
             do {
-                return try Extractor(context: decoder.context, index: object).member(key.stringValue, ofObjectAt: object)
+                return try Extractor(context: decoder.context, index: object).member(wanted, ofObjectAt: object)
             } catch let error as DecodeError {
                 throw decoder.decodingError(error, type: Any.self)
             }
         }
-        let wanted = key.stringValue
         let count = convertedKeys.count
         guard count > 0 else { return nil }
-        // From the cursor round to it: the first match, then (rare) a later duplicate.
+        // From the cursor round to it: the first match, then (rare) an earlier duplicate.
         for step in 0..<count {
             let position = (cursor.next + step) % count
             guard convertedKeys[position].key == wanted else { continue }
-            var last = position
-            for later in (position + 1)..<count where convertedKeys[later].key == wanted { last = later }
             cursor.next = (position + 1) % count
-            return convertedKeys[last].value
+            let first = convertedKeys[..<position].firstIndex { $0.key == wanted } ?? position
+            return convertedKeys[first].value
         }
         return nil
     }
@@ -109,10 +113,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         } else {
             names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
         }
-        for name in names.reversed() where seen.insert(name).inserted {  // the last of duplicates
+        for name in names where seen.insert(name).inserted {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
-        return keys.reversed()
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {
@@ -142,9 +146,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.at(try required(key), parent: node, key: key) { try $0.unkeyedContainer() }
     }
 
+    /// The value of the key `super`, whether or not `Key` has such a case (as `JSONDecoder`).
     func superDecoder() throws -> any Decoder {
-        let value = try Key(stringValue: "super").map { try lookup($0) } ?? nil
-        return try superDecoder(at: value, key: JSONCodingKey(stringValue: "super"))
+        try superDecoder(at: lookup("super"), key: JSONCodingKey(stringValue: "super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -153,7 +157,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
     private func superDecoder(at value: Int?, key: any CodingKey) throws -> any Decoder {
-        TapeDecoder(context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key)
+        TapeDecoder(
+            context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key,
+            anchor: object)
     }
 
     // The scalar requirements, each with one lookup (the protocol's defaults for
@@ -173,6 +179,8 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(at: required(key), key: key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(at: required(key), key: key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(at: required(key), key: key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decodeInteger(at: required(key), key: key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decodeInteger(at: required(key), key: key) }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decode(at: $0, key: key) } }
@@ -188,10 +196,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decode(at: $0, key: key) } }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
 
     /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path.
     private func decode<T: JSONDecodable>(at value: Int, key: Key) throws -> T {
         try decoder.at(value, parent: node, key: key) { try $0.scalar(T.self) }
+    }
+
+    private func decodeInteger<T: FixedWidthInteger>(at value: Int, key: Key) throws -> T {
+        try decoder.at(value, parent: node, key: key) { try $0.integer(T.self) }
     }
 
     private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {

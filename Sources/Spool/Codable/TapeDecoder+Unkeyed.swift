@@ -6,8 +6,10 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     let array: Int
     /// This container's own path.
     let node: CodingPathNode?
-    private let walk: DecodingContext.ChildWalk
+    private var walk: DecodingContext.ChildWalk
     private(set) var currentIndex = 0
+    /// The elements walked past (`currentIndex` also counts `decodeIfPresent` calls at the end).
+    private var passed = 0
 
     init(decoder: TapeDecoder, array: Int, node: CodingPathNode?) {
         self.decoder = decoder
@@ -18,34 +20,48 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     var codingPath: [any CodingKey] { node?.path ?? [] }
 
-    /// The number of elements; the array is read to its end first.
+    /// The number of elements; the array is read to its end first. (The elements walked past
+    /// are counted by the walk: they may be released.)
     var count: Int? {
-        var child = array + 1
-        var count = 0
+        var child = walk.child
+        var count = passed
         while let token = try? decoder.checked(child), !token.isContainerEnd {
             guard let next = try? decoder.end(ofValueAt: child) else { return nil }
             child = next
             count += 1
         }
-        return count + (walk.child > array + 1 ? 0 : 0)
+        return count
     }
 
     var isAtEnd: Bool {
         (try? walk.isAtEnd()) ?? true
     }
 
+    /// Spool's error, at the path of the next element.
+    private func failure(_ error: DecodeError, _ type: Any.Type) -> DecodingError {
+        (try? decoder.at(walk.child, parent: node, key: JSONCodingKey(intValue: currentIndex)) {
+            $0.decodingError(error, type: type)
+        }) ?? decoder.decodingError(error, type: type)
+    }
+
+    /// Whether the walk is at the array's end.
+    private func atEnd(_ type: Any.Type) throws -> Bool {
+        do {
+            return try walk.isAtEnd()
+        } catch let error as DecodeError {
+            throw failure(error, type)
+        }
+    }
+
     /// The next element's index, or `valueNotFound` at the end.
     private func next(_ type: Any.Type) throws -> Int {
-        let atEnd: Bool
-        do {
-            atEnd = try walk.isAtEnd()
-        } catch let error as DecodeError {
-            throw decoder.decodingError(error, type: type)
-        }
+        let atEnd = try atEnd(type)
         if atEnd {
+            // Located at the array's closing bracket.
+            let end = decoder.context.isValid(walk.child) ? "\(decoder.tape.location(at: walk.child)): " : ""
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: CodingPathNode.path(node, JSONCodingKey(intValue: currentIndex)),
-                            debugDescription: "Unkeyed container is at end."))
+                            debugDescription: "\(end)Unkeyed container is at end (the array has \(currentIndex) elements)."))
         }
         return walk.child
     }
@@ -55,9 +71,24 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         do {
             try walk.advance()
         } catch let error as DecodeError {
-            throw decoder.decodingError(error, type: Any.self)
+            throw failure(error, Any.self)
         }
         currentIndex += 1
+        passed += 1
+    }
+
+    /// `JSONDecoder`'s `decodeIfPresent`: nil for `null`, and also at the end; either way
+    /// `currentIndex` moves on (past the end too).
+    private mutating func elementIfPresent<T>(_ type: Any.Type, _ body: (TapeDecoder) throws -> T) throws -> T? {
+        if try atEnd(type) {
+            currentIndex += 1
+            return nil
+        }
+        if try decoder.checked(walk.child).kind == .null {
+            try advance()
+            return nil
+        }
+        return try element(type, body)
     }
 
     /// Decodes the next element with `body`, then steps past it.
@@ -93,6 +124,25 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try element(type) { try $0.scalar(UInt16.self) } }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try element(type) { try $0.scalar(UInt32.self) } }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try element(type) { try $0.scalar(UInt64.self) } }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try element(type) { try $0.integer(Int128.self) } }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try element(type) { try $0.integer(UInt128.self) } }
+
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try elementIfPresent(T.self) { try $0.unwrap(T.self) } }
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try elementIfPresent(type) { try $0.scalar(Bool.self) } }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try elementIfPresent(type) { try $0.scalar(String.self) } }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try elementIfPresent(type) { try $0.float(Double.self) } }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try elementIfPresent(type) { try $0.float(Float.self) } }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try elementIfPresent(type) { try $0.scalar(Int.self) } }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try elementIfPresent(type) { try $0.scalar(Int8.self) } }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try elementIfPresent(type) { try $0.scalar(Int16.self) } }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try elementIfPresent(type) { try $0.scalar(Int32.self) } }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try elementIfPresent(type) { try $0.scalar(Int64.self) } }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try elementIfPresent(type) { try $0.scalar(UInt.self) } }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try elementIfPresent(type) { try $0.scalar(UInt8.self) } }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try elementIfPresent(type) { try $0.scalar(UInt16.self) } }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try elementIfPresent(type) { try $0.scalar(UInt32.self) } }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try elementIfPresent(type) { try $0.scalar(UInt64.self) } }
+    // (`Int128` and `UInt128` keep the protocol's `decodeIfPresent`, as in `JSONDecoder`.)
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         try element([String: Any].self) { try $0.container(keyedBy: NestedKey.self) }
@@ -102,12 +152,25 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         try element([Any].self) { try $0.unkeyedContainer() }
     }
 
+    /// A decoder of its own for the next element. The element must outlive the walk past it,
+    /// so this array stops releasing its elements from here on.
     mutating func superDecoder() throws -> any Decoder {
-        try element(Any.self) { decoder in
+        _ = try next(Any.self)
+        keepElements()
+        return try element(Any.self) { decoder in
             TapeDecoder(
                 context: decoder.context, configuration: decoder.configuration, index: decoder.index,
                 parent: decoder.parent, key: decoder.key)
         }
+    }
+
+    /// Ends the walk's releasing (the elements passed so far are released) and walks on from
+    /// the same element without releasing.
+    private mutating func keepElements() {
+        walk.end()
+        let kept = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: false)
+        kept.child = walk.child
+        walk = kept
     }
 }
 
@@ -144,4 +207,6 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try read { try $0.scalar(UInt16.self) } }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try read { try $0.scalar(UInt32.self) } }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try read { try $0.scalar(UInt64.self) } }
+    func decode(_ type: Int128.Type) throws -> Int128 { try read { try $0.integer(Int128.self) } }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try read { try $0.integer(UInt128.self) } }
 }

@@ -26,13 +26,27 @@ final class TapeDecoder: Decoder {
 
     var userInfo: [CodingUserInfoKey: Any] { configuration.userInfo }
 
-    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int? = nil,
-         parent: CodingPathNode? = nil, key: (any CodingKey)? = nil) {
+    /// For an absent value (`index` nil): the container it is missing from, whose location
+    /// errors about it give.
+    var anchor: Int?
+
+    /// A decoder for the context's root value, at the context's base path.
+    convenience init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration) {
+        self.init(
+            context: context, configuration: configuration, index: context.rootIndex,
+            parent: CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init)), key: nil)
+    }
+
+    /// A decoder for the value at `index`, or for an absent value (nil), which reads as `null`
+    /// (a `super` key that is not there): the value of `key` in the container at `parent`.
+    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int?,
+         parent: CodingPathNode?, key: (any CodingKey)?, anchor: Int? = nil) {
         self.context = context
         self.configuration = configuration
-        self.index = index ?? context.rootIndex
-        self.parent = parent ?? CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init))
+        self.index = index
+        self.parent = parent
         self.key = key
+        self.anchor = anchor
     }
 
     var tape: TokenTape { context.tape }
@@ -53,11 +67,13 @@ final class TapeDecoder: Decoder {
         SingleValueContainer(decoder: self, index: index, node: node)
     }
 
-    /// The current value's index, which must start a container of `kind`.
+    /// The current value's index, which must start a container of `kind` whose children are
+    /// still there (not released after an earlier decoding of it).
     private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {
         guard let index else { throw valueNotFound(type, at: nil, "Cannot get a container: the value is absent") }
         let token = try checked(index)
         guard token.kind == kind else { throw mismatch(type, at: index) }
+        _ = try checked(index + 1)
         return index
     }
 
@@ -87,6 +103,8 @@ final class TapeDecoder: Decoder {
         if T.self == Data.self { return try cast(decodeData(), T.self) }
         if T.self == URL.self { return try cast(decodeURL(), T.self) }
         if T.self == Decimal.self { return try cast(scalar(Decimal.self), T.self) }
+        if T.self == Int128.self { return try cast(integer(Int128.self), T.self) }
+        if T.self == UInt128.self { return try cast(integer(UInt128.self), T.self) }
         if let dictionary = T.self as? any StringKeyedDictionary.Type {
             return try cast(dictionary.decode(from: self), T.self)
         }
@@ -103,8 +121,23 @@ final class TapeDecoder: Decoder {
     /// The current value through one of Spool's exact ``JSONDecodable`` scalars.
     func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        _ = try checked(index)  // (read on: a scalar's token may not be on the tape yet)
         do {
             return try T.decode(Extractor(context: context, index: index))
+        } catch var error as DecodeError {
+            // JSONDecoder's Bool paths have no null check: `null` is a type mismatch for a Bool.
+            if T.self == Bool.self && error.code == .null { error.code = .typeMismatch }
+            throw decodingError(error, type: T.self)
+        }
+    }
+
+    /// The current value as an integer type that is not ``JSONDecodable`` (`Int128`,
+    /// `UInt128`), exactly, as Spool reads the others.
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
+        _ = try checked(index)
+        do {
+            return try Extractor(context: context, index: index).integer(T.self)
         } catch let error as DecodeError {
             throw decodingError(error, type: T.self)
         }
@@ -120,17 +153,24 @@ final class TapeDecoder: Decoder {
             if text == negative { return -.infinity }
             if text == nan { return .nan }
         }
-        return try scalar(T.self)
+        let value = try scalar(T.self)
+        if !value.isFinite, let index {
+            // A number beyond the type's range: JSONDecoder refuses it too (as invalid JSON).
+            let error = Extractor(context: context, index: index)
+                .mismatchError(at: index, expected: T.self, reason: "beyond \(TypeName.of(T.self))'s range")
+            throw decodingError(error, type: T.self)
+        }
+        return value
     }
 
     private func decodeDate() throws -> Date {
         switch configuration.dateDecodingStrategy {
         case .deferredToDate:
             return try Date(from: self)
-        case .secondsSince1970:
-            return Date(timeIntervalSince1970: try scalar(Double.self))
+        case .secondsSince1970:  // (a Double, as JSONDecoder reads them: the float strategy applies)
+            return Date(timeIntervalSince1970: try float(Double.self))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try scalar(Double.self) / 1000)
+            return Date(timeIntervalSince1970: try float(Double.self) / 1000)
         case .iso8601:
             return try transformed(DateTransformers.iso8601)
         case .pattern(let pattern):
@@ -178,20 +218,28 @@ final class TapeDecoder: Decoder {
     func decodeRoot<T: Decodable>(_ type: T.Type, at index: Int, rootKeyPath: JSONKeyPath) throws -> T {
         guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: nil) }
         let target: Int
+        var path = rootKeyPath
         do {
             switch try Extractor(context: context, index: index).resolve(rootKeyPath) {
             case .found(let found): target = found
-            case .missing(_, let path):
-                let keys = path.components.map(JSONCodingKey.init)
+            case .missing(let parent, let missing):
+                let keys = missing.components.map(JSONCodingKey.init)
+                let location = context.isValid(parent) ? "\(tape.location(at: parent)): " : ""
                 throw DecodingError.keyNotFound(
                     keys.last ?? JSONCodingKey(stringValue: ""),
-                    .init(codingPath: Array(keys.dropLast()), debugDescription: "No value at \(path)"))
-            case .null(let null): target = null
+                    .init(codingPath: Array(keys.dropLast()), debugDescription: "\(location)No value at \(missing)"))
+            case .null(let null):  // a null on the way: the value is that null, at its own path
+                target = null
+                path = context.path(of: null)
             }
         } catch let error as DecodeError {
+            // At the path of the value that is not the object or array the path goes through.
+            let saved = parent
+            parent = CodingPathNode.make(error.keyPath.components.map(JSONCodingKey.init))
+            defer { parent = saved }
             throw decodingError(error, type: T.self)
         }
-        return try decode(T.self, at: target, parent: CodingPathNode.make(rootKeyPath.components.map(JSONCodingKey.init)), key: nil)
+        return try decode(T.self, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: nil)
     }
 
     // MARK: - Reading the tape
@@ -246,7 +294,7 @@ final class TapeDecoder: Decoder {
     }
 
     func valueNotFound(_ type: Any.Type, at index: Int?, _ message: String) -> DecodingError {
-        let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
+        let location = (index ?? anchor).flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
         let text = location.map { "\($0): \(message)" } ?? message
         return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
     }
@@ -278,10 +326,17 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         guard try decoder.checked(object).kind == .objectStart else { throw decoder.mismatch([String: Value].self, at: object) }
         var result: [String: Value] = [:]
         let node = decoder.node
+        // Of duplicate keys, the first counts, as in JSONDecoder. (It decodes the values of
+        // later duplicates only with a key strategy, when it reads the members itself.)
+        let decodesDuplicates: Bool
+        if case .useDefaultKeys = decoder.configuration.keyDecodingStrategy { decodesDuplicates = false } else { decodesDuplicates = true }
         do {
             try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
                 let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
-                result[key] = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+                let isDuplicate = result.index(forKey: key) != nil
+                guard !isDuplicate || decodesDuplicates else { return }
+                let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+                if !isDuplicate { result[key] = value }
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: [String: Value].self)
