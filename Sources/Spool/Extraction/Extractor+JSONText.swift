@@ -9,12 +9,29 @@ extension Extractor {
 
     /// Appends this value as compact JSON text to `bytes`.
     public func writeCompactJSON(into bytes: inout [UInt8]) throws {
+        try writeCompactJSON(into: &bytes, flushingAt: .max) { _ in }
+    }
+
+    /// Writes this value as compact JSON text in pieces, so that a value of many megabytes is
+    /// never held twice: appends to `bytes` and, whenever they reach `threshold` bytes (between
+    /// tokens, and every `threshold` bytes of a long string), calls `flush`, which writes them
+    /// out and empties them. The text is the same as ``writeCompactJSON(into:)``'s.
+    ///
+    /// Everything that can go wrong with the value itself (a stale extractor, input that ends
+    /// or fails inside the value, released elements) throws before `flush` is first called:
+    /// the whole value is on the tape before writing starts. After that, only `flush` throws.
+    public func writeCompactJSON(
+        into bytes: inout [UInt8], flushingAt threshold: Int, _ flush: (inout [UInt8]) throws -> Void
+    ) throws {
         _ = try checkedToken()
         let last = try context.lastIndex(ofValueAt: index)
+        if tape.gapLength > 0 && tape.gapStart <= last && tape.gapStart &+ tape.gapLength > index {
+            throw context.releasedError()
+        }
         var needsComma = false
         var index = self.index
         while index <= last {
-            try context.ensure(index)  // throws for released tokens
+            try context.ensure(index)  // (cannot fail: the whole value is on the tape)
             let token = tape[index]
             if needsComma && !token.isContainerEnd { bytes.append(UInt8(ascii: ",")) }
             switch token.kind {
@@ -23,9 +40,9 @@ extension Extractor {
             case .objectEnd: bytes.append(UInt8(ascii: "}"))
             case .arrayEnd: bytes.append(UInt8(ascii: "]"))
             case .key:
-                Self.appendQuoted(tape.bytes(of: token), to: &bytes)
+                try Self.appendQuoted(tape.bytes(of: token), to: &bytes, flushingAt: threshold, flush)
                 bytes.append(UInt8(ascii: ":"))
-            case .string: Self.appendQuoted(tape.bytes(of: token), to: &bytes)
+            case .string: try Self.appendQuoted(tape.bytes(of: token), to: &bytes, flushingAt: threshold, flush)
             case .number: bytes.append(contentsOf: tape.bytes(of: token))
             case .true: bytes.append(contentsOf: "true".utf8)
             case .false: bytes.append(contentsOf: "false".utf8)
@@ -33,12 +50,33 @@ extension Extractor {
             }
             needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
             index += 1
+            if bytes.count >= threshold { try flush(&bytes) }
         }
     }
 
-    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    /// Appends `text` quoted and escaped, in pieces of `threshold` bytes of text, flushing
+    /// between them.
+    private static func appendQuoted(
+        _ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], flushingAt threshold: Int,
+        _ flush: (inout [UInt8]) throws -> Void
+    ) throws {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text {
+        let piece = max(1, threshold)
+        var start = 0
+        while text.count - start > piece {
+            appendEscaped(UnsafeBufferPointer(rebasing: text[start..<start + piece]), to: &bytes)
+            start += piece
+            if bytes.count >= threshold { try flush(&bytes) }
+        }
+        appendEscaped(UnsafeBufferPointer(rebasing: text[start...]), to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `text` with `"`, `\` and control characters escaped: runs that need no escape
+    /// are copied whole.
+    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var runStart = 0
+        for (i, byte) in text.enumerated() {
             let escape: UInt8? =
                 switch byte {
                 case UInt8(ascii: "\""): UInt8(ascii: "\"")
@@ -51,10 +89,9 @@ extension Extractor {
                 case 0x00..<0x20: UInt8(ascii: "u")
                 default: nil
                 }
-            guard let escape else {
-                bytes.append(byte)
-                continue
-            }
+            guard let escape else { continue }
+            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i])) }
+            runStart = i + 1
             bytes.append(UInt8(ascii: "\\"))
             bytes.append(escape)
             if escape == UInt8(ascii: "u") {  // \u00XX for the other control characters
@@ -64,7 +101,7 @@ extension Extractor {
                 bytes.append(hexDigit(byte & 0xF))
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        if text.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

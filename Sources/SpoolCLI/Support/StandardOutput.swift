@@ -45,6 +45,25 @@ final class StandardOutput {
         if buffer.count >= limit { try flush() }
     }
 
+    /// Writes one line that may be far longer than the buffer (an element of many megabytes):
+    /// `body` appends to the buffer and calls the `flush` it is given, with the threshold it is
+    /// given, whenever the buffer has grown past it, so the line goes out in pieces and is never
+    /// held whole. If `body` throws, what it had not flushed of the line is not written.
+    func longLine(_ body: (inout [UInt8], _ threshold: Int, _ flush: (inout [UInt8]) throws -> Void) throws -> Void) throws {
+        var lineStart = buffer.count
+        do {
+            try body(&buffer, limit) { bytes throws(OutputError) in
+                try StandardOutput.write(&bytes)
+                lineStart = 0
+            }
+        } catch {
+            buffer.removeSubrange(min(lineStart, buffer.count)...)
+            throw error
+        }
+        buffer.append(0x0A)
+        if buffer.count >= limit { try flush() }
+    }
+
     /// Writes `text` and a newline.
     func line(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
@@ -54,9 +73,14 @@ final class StandardOutput {
 
     /// Writes out what is buffered.
     func flush() throws(OutputError) {
+        try StandardOutput.write(&buffer)
+    }
+
+    /// Writes `bytes` to standard output and empties them (also when the write fails).
+    private static func write(_ bytes: inout [UInt8]) throws(OutputError) {
         var offset = 0
-        defer { buffer.removeAll(keepingCapacity: true) }
-        let failure: Int32? = buffer.withUnsafeBytes { bytes in
+        defer { bytes.removeAll(keepingCapacity: true) }
+        let failure: Int32? = bytes.withUnsafeBytes { bytes in
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = systemWrite(1, base + offset, bytes.count - offset)
                 if written >= 0 {
