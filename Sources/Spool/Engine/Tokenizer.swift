@@ -318,7 +318,7 @@ final class Tokenizer {
             writer.preserveKeys(below: index)
             tape.discard(below: index)
         }
-        if tape.count == 0 { tape.shrinkIfOversized() }
+        tape.shrinkIfOversized()
         // Keep the unfinished token, and a little context before it for error excerpts.
         compactWindow()
     }
