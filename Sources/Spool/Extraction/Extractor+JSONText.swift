@@ -13,9 +13,10 @@ extension Extractor {
     }
 
     /// Writes this value as compact JSON text in pieces, so that a value of many megabytes is
-    /// never held twice: appends to `bytes` and, whenever they reach `threshold` bytes (between
-    /// tokens, and every `threshold` bytes of a long string), calls `flush`, which writes them
-    /// out and empties them. The text is the same as ``writeCompactJSON(into:)``'s.
+    /// never held twice: appends to `bytes` and, once they have reached `threshold` bytes, calls
+    /// `flush`, which writes them out and empties them (the text goes to `bytes` a few KiB at a
+    /// time, so they hold at most that much beyond `threshold`). The text is the same as
+    /// ``writeCompactJSON(into:)``'s.
     ///
     /// Everything that can go wrong with the value itself (a stale extractor, input that ends
     /// or fails inside the value, released elements) throws before `flush` is first called:
@@ -28,80 +29,143 @@ extension Extractor {
         if tape.gapLength > 0 && tape.gapStart <= last && tape.gapStart &+ tape.gapLength > index {
             throw context.releasedError()
         }
-        var needsComma = false
-        var index = self.index
-        while index <= last {
-            try context.ensure(index)  // (cannot fail: the whole value is on the tape)
-            let token = tape[index]
-            if needsComma && !token.isContainerEnd { bytes.append(UInt8(ascii: ",")) }
-            switch token.kind {
-            case .objectStart: bytes.append(UInt8(ascii: "{"))
-            case .arrayStart: bytes.append(UInt8(ascii: "["))
-            case .objectEnd: bytes.append(UInt8(ascii: "}"))
-            case .arrayEnd: bytes.append(UInt8(ascii: "]"))
-            case .key:
-                try Self.appendQuoted(tape.bytes(of: token), to: &bytes, flushingAt: threshold, flush)
-                bytes.append(UInt8(ascii: ":"))
-            case .string: try Self.appendQuoted(tape.bytes(of: token), to: &bytes, flushingAt: threshold, flush)
-            case .number: bytes.append(contentsOf: tape.bytes(of: token))
-            case .true: bytes.append(contentsOf: "true".utf8)
-            case .false: bytes.append(contentsOf: "false".utf8)
-            case .null: bytes.append(contentsOf: "null".utf8)
+        let tape = self.tape
+        let first = index
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CompactWriter.capacity) { scratch in
+            var out = CompactWriter(scratch.baseAddress!)
+            // Moves the text written so far to `bytes`, and out once they reach the threshold.
+            func spill() throws {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: out.start, count: out.count))
+                out.count = 0
+                if bytes.count >= threshold { try flush(&bytes) }
             }
-            needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
-            index += 1
-            if bytes.count >= threshold { try flush(&bytes) }
-        }
-    }
-
-    /// Appends `text` quoted and escaped, in pieces of `threshold` bytes of text, flushing
-    /// between them.
-    private static func appendQuoted(
-        _ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], flushingAt threshold: Int,
-        _ flush: (inout [UInt8]) throws -> Void
-    ) throws {
-        bytes.append(UInt8(ascii: "\""))
-        let piece = max(1, threshold)
-        var start = 0
-        while text.count - start > piece {
-            appendEscaped(UnsafeBufferPointer(rebasing: text[start..<start + piece]), to: &bytes)
-            start += piece
-            if bytes.count >= threshold { try flush(&bytes) }
-        }
-        appendEscaped(UnsafeBufferPointer(rebasing: text[start...]), to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends `text` with `"`, `\` and control characters escaped: runs that need no escape
-    /// are copied whole.
-    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        for (i, byte) in text.enumerated() {
-            let escape: UInt8? =
-                switch byte {
-                case UInt8(ascii: "\""): UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): UInt8(ascii: "\\")
-                case 0x0A: UInt8(ascii: "n")
-                case 0x0D: UInt8(ascii: "r")
-                case 0x09: UInt8(ascii: "t")
-                case 0x08: UInt8(ascii: "b")
-                case 0x0C: UInt8(ascii: "f")
-                case 0x00..<0x20: UInt8(ascii: "u")
-                default: nil
+            var needsComma = false
+            var index = first
+            while index <= last {
+                let token = tape[index]
+                if out.free < 8 { try spill() }
+                if needsComma && !token.isContainerEnd { out.put(UInt8(ascii: ",")) }
+                switch token.kind {
+                case .objectStart: out.put(UInt8(ascii: "{"))
+                case .arrayStart: out.put(UInt8(ascii: "["))
+                case .objectEnd: out.put(UInt8(ascii: "}"))
+                case .arrayEnd: out.put(UInt8(ascii: "]"))
+                case .key, .string:
+                    var text = tape.bytes(of: token)
+                    out.put(UInt8(ascii: "\""))
+                    // Each byte takes up to 6 (`\u00XX`); long text goes in slices.
+                    while 6 * text.count + 2 > out.free {
+                        let slice = (out.free - 2) / 6
+                        if slice >= 64 || slice >= text.count {
+                            out.putEscaped(UnsafeBufferPointer(rebasing: text.prefix(slice)))
+                            text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
+                        }
+                        try spill()
+                    }
+                    out.putEscaped(text)
+                    out.put(UInt8(ascii: "\""))
+                    if token.kind == .key { out.put(UInt8(ascii: ":")) }
+                case .number:
+                    var text = tape.bytes(of: token)
+                    while text.count > out.free {
+                        let slice = out.free
+                        out.put(UnsafeBufferPointer(rebasing: text.prefix(slice)))
+                        text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
+                        try spill()
+                    }
+                    out.put(text)
+                case .true: out.put("true")
+                case .false: out.put("false")
+                case .null: out.put("null")
                 }
-            guard let escape else { continue }
-            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i])) }
-            runStart = i + 1
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(escape)
-            if escape == UInt8(ascii: "u") {  // \u00XX for the other control characters
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0xF))
+                needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
+                index += 1
             }
+            try spill()
         }
-        if text.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
+    }
+}
+
+/// Compact JSON text written into a small scratch buffer, byte by byte without the checks of
+/// appending to an array; ``Extractor/writeCompactJSON(into:flushingAt:_:)`` moves it on.
+private struct CompactWriter {
+    static let capacity = 4096
+
+    let start: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(_ start: UnsafeMutablePointer<UInt8>) { self.start = start }
+
+    var free: Int { CompactWriter.capacity &- count }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        start[count] = byte
+        count &+= 1
+    }
+
+    /// Copies `text` (which fits).
+    @inline(__always)
+    mutating func put(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        (start + count).update(from: source, count: text.count)
+        count &+= text.count
+    }
+
+    @inline(__always)
+    mutating func put(_ literal: StaticString) {
+        put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Copies `text` with `"`, `\` and control characters escaped (room for 6 bytes each);
+    /// 8 bytes at a time while none needs it.
+    @inline(__always)
+    mutating func putEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        let n = text.count
+        var i = 0
+        while i < n {
+            if i &+ 8 <= n {
+                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ 0x2222_2222_2222_2222
+                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let flagged =
+                    (word &- 0x2020_2020_2020_2020) & ~word
+                    | (quotes &- 0x0101_0101_0101_0101) & ~quotes
+                    | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
+                if flagged & 0x8080_8080_8080_8080 == 0 {
+                    UnsafeMutableRawPointer(start + count).storeBytes(of: word, as: UInt64.self)
+                    count &+= 8
+                    i &+= 8
+                    continue
+                }
+            }
+            let byte = source[i]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                put(byte)
+            } else {
+                putEscape(byte)
+            }
+            i &+= 1
+        }
+    }
+
+    /// The escape for `"`, `\` or a control character.
+    @inline(never)
+    mutating func putEscape(_ byte: UInt8) {
+        put(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0D: put(UInt8(ascii: "r"))
+        case 0x09: put(UInt8(ascii: "t"))
+        case 0x08: put(UInt8(ascii: "b"))
+        case 0x0C: put(UInt8(ascii: "f"))
+        default:  // \u00XX for the other control characters
+            put("u00")
+            put(CompactWriter.hexDigit(byte >> 4))
+            put(CompactWriter.hexDigit(byte & 0xF))
+        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
