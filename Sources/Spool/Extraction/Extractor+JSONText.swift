@@ -14,7 +14,7 @@ extension Extractor {
 
     /// Writes this value as compact JSON text in pieces, so that a value of many megabytes is
     /// never held twice: appends to `bytes` and, once they have reached `threshold` bytes, calls
-    /// `flush`, which writes them out and empties them (the text goes to `bytes` a few KiB at a
+    /// `flush`, which writes them out and empties them (the text goes to `bytes` a KiB at a
     /// time, so they hold at most that much beyond `threshold`). The text is the same as
     /// ``writeCompactJSON(into:)``'s.
     ///
@@ -31,57 +31,24 @@ extension Extractor {
         }
         let tape = self.tape
         let first = index
+        if last == first {
+            // A lone number or literal: its text as it is.
+            let token = tape[first]
+            switch token.kind {
+            case .number: bytes.append(contentsOf: tape.bytes(of: token))
+            case .true: bytes.append(contentsOf: "true".utf8)
+            case .false: bytes.append(contentsOf: "false".utf8)
+            case .null: bytes.append(contentsOf: "null".utf8)
+            default: break
+            }
+            if token.kind != .string {
+                if bytes.count >= threshold { try flush(&bytes) }
+                return
+            }
+        }
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CompactWriter.capacity) { scratch in
             var out = CompactWriter(scratch.baseAddress!)
-            // Moves the text written so far to `bytes`, and out once they reach the threshold.
-            func spill() throws {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: out.start, count: out.count))
-                out.count = 0
-                if bytes.count >= threshold { try flush(&bytes) }
-            }
-            var needsComma = false
-            var index = first
-            while index <= last {
-                let token = tape[index]
-                if out.free < 8 { try spill() }
-                if needsComma && !token.isContainerEnd { out.put(UInt8(ascii: ",")) }
-                switch token.kind {
-                case .objectStart: out.put(UInt8(ascii: "{"))
-                case .arrayStart: out.put(UInt8(ascii: "["))
-                case .objectEnd: out.put(UInt8(ascii: "}"))
-                case .arrayEnd: out.put(UInt8(ascii: "]"))
-                case .key, .string:
-                    var text = tape.bytes(of: token)
-                    out.put(UInt8(ascii: "\""))
-                    // Each byte takes up to 6 (`\u00XX`); long text goes in slices.
-                    while 6 * text.count + 2 > out.free {
-                        let slice = (out.free - 2) / 6
-                        if slice >= 64 || slice >= text.count {
-                            out.putEscaped(UnsafeBufferPointer(rebasing: text.prefix(slice)))
-                            text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
-                        }
-                        try spill()
-                    }
-                    out.putEscaped(text)
-                    out.put(UInt8(ascii: "\""))
-                    if token.kind == .key { out.put(UInt8(ascii: ":")) }
-                case .number:
-                    var text = tape.bytes(of: token)
-                    while text.count > out.free {
-                        let slice = out.free
-                        out.put(UnsafeBufferPointer(rebasing: text.prefix(slice)))
-                        text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
-                        try spill()
-                    }
-                    out.put(text)
-                case .true: out.put("true")
-                case .false: out.put("false")
-                case .null: out.put("null")
-                }
-                needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
-                index += 1
-            }
-            try spill()
+            try out.write(tape, from: first, through: last, into: &bytes, flushingAt: threshold, flush)
         }
     }
 }
@@ -89,12 +56,70 @@ extension Extractor {
 /// Compact JSON text written into a small scratch buffer, byte by byte without the checks of
 /// appending to an array; ``Extractor/writeCompactJSON(into:flushingAt:_:)`` moves it on.
 private struct CompactWriter {
-    static let capacity = 4096
+    static let capacity = 1024  // (on the stack: withUnsafeTemporaryAllocation takes larger ones from the heap)
 
     let start: UnsafeMutablePointer<UInt8>
     var count = 0
 
     init(_ start: UnsafeMutablePointer<UInt8>) { self.start = start }
+
+    /// Writes the tokens `first ... last` (a whole value) of `tape` (see
+    /// ``Extractor/writeCompactJSON(into:flushingAt:_:)``).
+    mutating func write(
+        _ tape: TokenTape, from first: Int, through last: Int, into bytes: inout [UInt8], flushingAt threshold: Int,
+        _ flush: (inout [UInt8]) throws -> Void
+    ) throws {
+        var needsComma = false
+        var index = first
+        while index <= last {
+            let token = tape[index]
+            if free < 8 { try spill(into: &bytes, flushingAt: threshold, flush) }
+            if needsComma && !token.isContainerEnd { put(UInt8(ascii: ",")) }
+            switch token.kind {
+            case .objectStart: put(UInt8(ascii: "{"))
+            case .arrayStart: put(UInt8(ascii: "["))
+            case .objectEnd: put(UInt8(ascii: "}"))
+            case .arrayEnd: put(UInt8(ascii: "]"))
+            case .key, .string:
+                var text = tape.bytes(of: token)
+                put(UInt8(ascii: "\""))
+                // Each byte takes up to 6 (`\u00XX`); long text goes in slices.
+                while 6 * text.count + 2 > free {
+                    let slice = (free - 2) / 6
+                    if slice >= 64 {
+                        putEscaped(UnsafeBufferPointer(rebasing: text.prefix(slice)))
+                        text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
+                    }
+                    try spill(into: &bytes, flushingAt: threshold, flush)
+                }
+                putEscaped(text)
+                put(UInt8(ascii: "\""))
+                if token.kind == .key { put(UInt8(ascii: ":")) }
+            case .number:
+                var text = tape.bytes(of: token)
+                while text.count > free {
+                    let slice = free
+                    put(UnsafeBufferPointer(rebasing: text.prefix(slice)))
+                    text = UnsafeBufferPointer(rebasing: text.dropFirst(slice))
+                    try spill(into: &bytes, flushingAt: threshold, flush)
+                }
+                put(text)
+            case .true: put("true")
+            case .false: put("false")
+            case .null: put("null")
+            }
+            needsComma = !(token.kind == .objectStart || token.kind == .arrayStart || token.kind == .key)
+            index &+= 1
+        }
+        try spill(into: &bytes, flushingAt: threshold, flush)
+    }
+
+    /// Moves the text written so far to `bytes`, and out once they reach the threshold.
+    mutating func spill(into bytes: inout [UInt8], flushingAt threshold: Int, _ flush: (inout [UInt8]) throws -> Void) throws {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+        count = 0
+        if bytes.count >= threshold { try flush(&bytes) }
+    }
 
     var free: Int { CompactWriter.capacity &- count }
 

@@ -50,18 +50,27 @@ final class StandardOutput {
     /// given, whenever the buffer has grown past it, so the line goes out in pieces and is never
     /// held whole. If `body` throws, what it had not flushed of the line is not written.
     func longLine(_ body: (inout [UInt8], _ threshold: Int, _ flush: (inout [UInt8]) throws -> Void) throws -> Void) throws {
-        var lineStart = buffer.count
+        let lineStart = buffer.count
+        let flushes = self.flushes
         do {
-            try body(&buffer, limit) { bytes throws(OutputError) in
-                try StandardOutput.write(&bytes)
-                lineStart = 0
-            }
+            try body(&buffer, limit, flushLine)
         } catch {
-            buffer.removeSubrange(min(lineStart, buffer.count)...)
+            // What was flushed of the line is out; the rest of it goes.
+            buffer.removeSubrange(min(self.flushes == flushes ? lineStart : 0, buffer.count)...)
             throw error
         }
         buffer.append(0x0A)
         if buffer.count >= limit { try flush() }
+    }
+
+    /// How many times ``longLine(_:)`` has flushed part of a line.
+    private var flushes = 0
+
+    /// The `flush` that ``longLine(_:)`` hands its body: writes out the buffer (passed in, since
+    /// the body holds it).
+    private func flushLine(_ bytes: inout [UInt8]) throws {
+        flushes += 1
+        try StandardOutput.write(&bytes)
     }
 
     /// Writes `text` and a newline.
