@@ -100,8 +100,8 @@ final class BackgroundParser: @unchecked Sendable {
         guard !isFinished else { return false }
         let batch = ring.take()
         tape.discard(below: keep)
-        if tape.count == 0 { tape.shrinkIfOversized() }
-        tape.append(contentsOf: batch.tape)
+        tape.shrinkIfOversized()
+        tape.moveContents(of: batch.tape)
         for patch in batch.patches { patch.apply(to: tape) }
         bytesRead = batch.bytesRead
         topLevelCount = batch.topLevelCount
@@ -109,7 +109,6 @@ final class BackgroundParser: @unchecked Sendable {
         let error = batch.error
         batch.error = nil
         batch.patches.removeAll(keepingCapacity: true)
-        batch.tape.reset(base: batch.tape.end, arenaBase: batch.tape.arenaEnd)
         ring.give()
         if let error { throw error }
         return true

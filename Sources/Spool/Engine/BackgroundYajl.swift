@@ -13,9 +13,10 @@
 /// same events, same status) through the handlers of live parsing, so tokens, checks, limits
 /// and errors are the same as parsing on one thread, whatever the chunking.
 ///
-/// The background thread decides the calls: it holds input back while a token is unfinished,
-/// as ``Tokenizer`` does, so that yajl's re-lexing stays linear, and stops parsing at a form
-/// feed or vertical tab (outside comments) or at yajl's first error. After stopping it still
+/// The background thread decides the calls: as ``Tokenizer`` does, it hands strings over whole
+/// (``StringHoldBack``) and holds input back while another token is unfinished, so that yajl's
+/// re-lexing stays linear, and stops parsing at a form feed or vertical tab (outside comments)
+/// or at yajl's first error. After stopping it still
 /// reads, so that an error message can show the rest of its line.
 ///
 /// This split suits a reader that does little with each token (pulling tokens, validating):
@@ -51,6 +52,11 @@ final class BackgroundYajl: @unchecked Sendable {
     /// event show; `tailScanned` is how far those bytes were looked at.
     private var pendingStart: Int?
     private var tailScanned = 0
+    /// What the token at `pendingStart` is, told while its bytes are in the window.
+    private var pending = StringHoldBack.Pending.none
+    /// Where calls end so that yajl takes strings whole, as the tokenizer's do.
+    private var holdBack = StringHoldBack()
+    private let maxStringLength: Int
     /// Whether parsing has stopped (error, form feed, end of input); reading goes on for context.
     private var stopped = false
     /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
@@ -72,6 +78,7 @@ final class BackgroundYajl: @unchecked Sendable {
         recorder = YajlEventRecorder(options: options)
         allowsComments = options.allowsComments
         chunkSize = options.effectiveChunkSize
+        maxStringLength = options.effectiveMaxStringLength
         window = InputWindow(capacity: chunkSize + 256)
         ring = BatchRing((0..<depth).map { _ in Batch() })
     }
@@ -122,14 +129,26 @@ final class BackgroundYajl: @unchecked Sendable {
         }
         guard !stopped else { return count }
         if count == 0 {
-            if window.end > parsedEnd { parse(to: window.end) }
+            parseHoldingStrings()
+            if !stopped && window.end > parsedEnd { parse(to: window.end) }
             if !stopped { _ = recorder.complete() }
             stopped = true
         } else if Tokenizer.shouldParse(available: window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart) {
-            // The tokenizer's rule, with the pending token as the bytes after the last event show it.
-            parse(to: window.end)
+            // The tokenizer's rules, with the pending token as the bytes after the last event show it.
+            parseHoldingStrings()
         }
         return count
+    }
+
+    /// Gives yajl the bytes read, in calls that take strings whole (``StringHoldBack``): up to
+    /// a string whose end has not arrived.
+    private func parseHoldingStrings() {
+        while !stopped && parsedEnd < window.end {
+            let callEnd = holdBack.callEnd(
+                in: window, parsedEnd: parsedEnd, end: window.end, pending: pending, maxStringLength: maxStringLength)
+            if callEnd == parsedEnd { return }
+            parse(to: callEnd)
+        }
     }
 
     /// One call to yajl over the bytes from `parsedEnd` to `end`, cut at a form feed or
@@ -150,6 +169,7 @@ final class BackgroundYajl: @unchecked Sendable {
         // between tokens (whitespace, ',' or ':'; a comment counts as a token here).
         if recorder.state.log.count > before {
             pendingStart = nil
+            pending = .none
             tailScanned = max(recorder.state.lastEventEnd, start)
         }
         if pendingStart == nil {
@@ -157,7 +177,11 @@ final class BackgroundYajl: @unchecked Sendable {
             while p < end {
                 switch window[p] {
                 case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: ":"): p += 1
-                default: pendingStart = p; tailScanned = p; return
+                default:
+                    pendingStart = p
+                    pending = StringHoldBack.Pending(start: p, in: window)
+                    tailScanned = p
+                    return
                 }
             }
             tailScanned = p

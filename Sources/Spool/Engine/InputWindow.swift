@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bytes of input that Spool still needs: from a little before the oldest unfinished token
 /// to the last byte read. Offsets are absolute (counted from the start of the input).
 ///
@@ -19,10 +27,22 @@ struct InputWindow {
 
     init(capacity: Int) {
         self.capacity = max(64, capacity)
-        storage = .allocate(capacity: self.capacity)
+        storage = InputWindow.reallocate(nil, capacity: self.capacity)
     }
 
-    func deallocate() { storage.deallocate() }
+    func deallocate() { free(storage) }
+
+    /// `realloc`: a large buffer grows or shrinks by remapping its pages, without a second copy
+    /// of its bytes alive meanwhile. Allocation failure is not recoverable here (as for any
+    /// Swift allocation), so it stops the process with a message.
+    private static func reallocate(_ pointer: UnsafeMutablePointer<UInt8>?, capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = realloc(pointer, capacity) else {
+            var message = "Spool: out of memory allocating \(capacity) bytes for the input window\n"
+            message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+            abort()
+        }
+        return raw.bindMemory(to: UInt8.self, capacity: capacity)
+    }
 
     /// Absolute offset one past the last byte read.
     var end: Int { base + count }
@@ -38,10 +58,7 @@ struct InputWindow {
         if capacity - count < minimum {
             var newCapacity = capacity * 2
             while newCapacity - count < minimum { newCapacity *= 2 }
-            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-            fresh.update(from: storage, count: count)
-            storage.deallocate()
-            storage = fresh
+            storage = InputWindow.reallocate(storage, capacity: newCapacity)
             capacity = newCapacity
         }
         return UnsafeMutableRawBufferPointer(start: storage + count, count: capacity - count)
@@ -79,10 +96,7 @@ struct InputWindow {
             count = keep
         }
         if capacity > 4 * preferredCapacity && count * 2 < preferredCapacity {
-            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: preferredCapacity)
-            fresh.update(from: storage, count: count)
-            storage.deallocate()
-            storage = fresh
+            storage = InputWindow.reallocate(storage, capacity: preferredCapacity)
             capacity = preferredCapacity
         }
     }

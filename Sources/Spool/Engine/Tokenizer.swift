@@ -3,11 +3,16 @@
 /// Input is written into the window (``freeSpace(minimum:)`` then ``commit(_:)``, or
 /// ``append(_:)``), ``parseAvailable()`` hands it to yajl, and ``finish()`` ends the input.
 ///
-/// **Linear time for long tokens.** yajl re-lexes a token that spans chunks from its first byte
-/// on every `yajl_parse` call, which is quadratic for a long string fed in small chunks. While a
-/// token is unfinished, the tokenizer therefore holds input back until the new bytes are at
-/// least as many as the pending token's, so the chunks yajl sees grow geometrically and the
-/// total re-lexing stays linear.
+/// **Long strings go to yajl whole.** yajl copies a token that spans `yajl_parse` calls into a
+/// buffer of its own (and keeps it), and re-lexes it from its first byte on every call. So a
+/// call ends before a string whose closing quote has not arrived yet (``StringHoldBack``), and
+/// yajl later takes the string straight from the window, once: a long string is held twice
+/// (window and tape), not three times, and never re-lexed.
+///
+/// **Linear time for other long tokens.** While a token is unfinished in yajl all the same (a
+/// comment, a string with bytes yajl may reject, which go over as they arrive), the tokenizer
+/// holds input back until the new bytes are at least as many as the pending token's, so the
+/// chunks yajl sees grow geometrically and the total re-lexing stays linear.
 ///
 /// **Errors.** Whatever the chunk size, the same input gives the same ``ParseError``: the
 /// earliest problem wins, located at the offending token by Spool's own scanner rather than at
@@ -23,6 +28,10 @@ final class Tokenizer {
     @exclusivity(unchecked) private(set) var parsedEnd = 0
     /// Start of a token yajl has begun but not finished, after the last parse.
     @exclusivity(unchecked) private var pendingStart: Int?
+    /// Where calls to yajl end so that it takes strings whole (see ``StringHoldBack``).
+    @exclusivity(unchecked) private var holdBack = StringHoldBack()
+    /// Bytes below this offset were looked at for form feeds and vertical tabs (while held back).
+    @exclusivity(unchecked) private var whitespaceCheckedTo = 0
     /// Bytes of unfinished tokens that yajl had to re-lex, summed over all parse calls: the
     /// quadratic cost that holding input back keeps linear. For tests.
     @exclusivity(unchecked) private(set) var relexedBytes = 0
@@ -121,7 +130,25 @@ final class Tokenizer {
         // A form feed or vertical tab is an error wherever it is (outside comments): yajl rejects
         // them inside strings, Spool between tokens. yajl first parses what comes before it, so
         // an earlier error still wins, whatever the chunking.
-        let badWhitespace = options.allowsComments ? nil : writer.window.firstBadWhitespace(from: parsedEnd, to: end)
+        let badWhitespace =
+            options.allowsComments ? nil : writer.window.firstBadWhitespace(from: max(parsedEnd, whitespaceCheckedTo), to: end)
+        if badWhitespace == nil {
+            whitespaceCheckedTo = end
+            // Strings go to yajl whole: a call ends before one whose end has not arrived.
+            while parsedEnd < end {
+                let callEnd = holdBack.callEnd(
+                    in: writer.window, parsedEnd: parsedEnd, end: end,
+                    pending: StringHoldBack.Pending(start: pendingStart, in: writer.window),
+                    maxStringLength: options.effectiveMaxStringLength)
+                if callEnd == parsedEnd { break }
+                try parse(to: callEnd, badWhitespace: nil) { chunk, count in
+                    parser.parse(chunk, count: count)
+                }
+                if isFinished { return }
+            }
+            // At the end of the input, a string held back goes too, unfinished.
+            guard force && parsedEnd < end else { return }
+        }
         try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
             parser.parse(chunk, count: count)
         }
@@ -318,7 +345,7 @@ final class Tokenizer {
             writer.preserveKeys(below: index)
             tape.discard(below: index)
         }
-        if tape.count == 0 { tape.shrinkIfOversized() }
+        tape.shrinkIfOversized()
         // Keep the unfinished token, and a little context before it for error excerpts.
         compactWindow()
     }

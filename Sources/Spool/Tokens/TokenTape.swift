@@ -365,24 +365,60 @@ final class TokenTape {
     /// Absolute arena offset one past the last text byte.
     var arenaEnd: Int { arenaBase &+ arenaCount &+ arenaGapLength }
 
-    /// Appends the tokens and text of `batch`, which must continue this tape's numbering (its
-    /// first token and first text byte come right after this tape's last ones). An empty tape
-    /// adopts the batch's numbering.
-    func append(contentsOf batch: TokenTape) {
+    /// Moves the tokens and text of `batch` to the end of this tape and empties the batch (which
+    /// numbers on from where it ended). The batch must continue this tape's numbering (its first
+    /// token and first text byte come right after this tape's last ones); an empty tape adopts
+    /// the batch's numbering.
+    ///
+    /// A batch holding more than this tape (one huge string, say) is not copied: this tape's
+    /// tokens or text go in front of the batch's in the batch's buffer, which this tape then
+    /// takes, giving the batch its own. So a big element is held once, not twice.
+    func moveContents(of batch: TokenTape) {
+        defer {
+            batch.reset(base: batch.end, arenaBase: batch.arenaEnd)
+            batch.shrinkIfOversized()
+        }
         if count == 0 && arenaCount == 0 && gapLength == 0 && arenaGapLength == 0 {
             base = batch.base
             arenaBase = batch.arenaBase
         }
         guard end == batch.base, arenaEnd == batch.arenaBase else { return }
         for start in batch.lines where start.offset > lastLineOffset { addLine(start.line, startingAt: start.offset) }
-        if count &+ batch.count > tokenCapacity { growTokens(toFit: batch.count) }
-        (tokens + count).update(from: batch.tokens, count: batch.count)
-        count &+= batch.count
-        if batch.arenaCount > 0 {
-            if arenaCount &+ batch.arenaCount > arenaCapacity { growArena(toFit: batch.arenaCount) }
-            (arena + arenaCount).update(from: batch.arena, count: batch.arenaCount)
-            arenaCount &+= batch.arenaCount
+        if count &+ batch.count > tokenCapacity {
+            if batch.count > count && batch.tokenCapacity >= count &+ batch.count {
+                TokenTape.prepend(tokens, count: count, to: batch.tokens, holding: batch.count)
+                swap(&tokens, &batch.tokens)
+                swap(&tokenCapacity, &batch.tokenCapacity)
+            } else {
+                growTokens(toFit: batch.count)
+                (tokens + count).update(from: batch.tokens, count: batch.count)
+            }
+        } else {
+            (tokens + count).update(from: batch.tokens, count: batch.count)
         }
+        count &+= batch.count
+        guard batch.arenaCount > 0 else { return }
+        if arenaCount &+ batch.arenaCount > arenaCapacity {
+            if batch.arenaCount > arenaCount && batch.arenaCapacity >= arenaCount &+ batch.arenaCount {
+                TokenTape.prepend(arena, count: arenaCount, to: batch.arena, holding: batch.arenaCount)
+                swap(&arena, &batch.arena)
+                swap(&arenaCapacity, &batch.arenaCapacity)
+            } else {
+                growArena(toFit: batch.arenaCount)
+                (arena + arenaCount).update(from: batch.arena, count: batch.arenaCount)
+            }
+        } else {
+            (arena + arenaCount).update(from: batch.arena, count: batch.arenaCount)
+        }
+        arenaCount &+= batch.arenaCount
+    }
+
+    /// Moves the `held` values at `buffer` up by `count` and copies `count` values from `front`
+    /// before them (`buffer` has room for both).
+    private static func prepend<T>(_ front: UnsafeMutablePointer<T>, count: Int, to buffer: UnsafeMutablePointer<T>, holding held: Int) {
+        guard count > 0 else { return }
+        memmove(buffer + count, buffer, held * MemoryLayout<T>.stride)
+        buffer.update(from: front, count: count)
     }
 
     /// Releases memory beyond the default capacities after an unusually large element.

@@ -25,7 +25,7 @@ struct ItemsCommand: ParsableCommand {
             defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
             while let item = try items.next() {
-                try output.line { try item.writeCompactJSON(into: &$0) }
+                try output.longLine { try item.writeCompactJSON(into: &$0, flushingAt: $1, $2) }
             }
             try stream.finish()  // the rest of the input must be valid too
             try output.flush()

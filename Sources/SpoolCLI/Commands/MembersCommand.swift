@@ -24,11 +24,11 @@ struct MembersCommand: ParsableCommand {
             defer { bar.finish() }
             let members = stream.members(of: Extractor.self, at: keyPath)
             while let (key, value) = try members.next() {
-                try output.line { line in
+                try output.longLine { line, threshold, flush in
                     line.append(contentsOf: #"{"key":"#.utf8)
                     JSONText.appendQuoted(key, to: &line)
                     line.append(contentsOf: #","value":"#.utf8)
-                    try value.writeCompactJSON(into: &line)
+                    try value.writeCompactJSON(into: &line, flushingAt: threshold, flush)
                     line.append(UInt8(ascii: "}"))
                 }
             }

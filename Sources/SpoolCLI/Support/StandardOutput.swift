@@ -45,6 +45,34 @@ final class StandardOutput {
         if buffer.count >= limit { try flush() }
     }
 
+    /// Writes one line that may be far longer than the buffer (an element of many megabytes):
+    /// `body` appends to the buffer and calls the `flush` it is given, with the threshold it is
+    /// given, whenever the buffer has grown past it, so the line goes out in pieces and is never
+    /// held whole. If `body` throws, what it had not flushed of the line is not written.
+    func longLine(_ body: (inout [UInt8], _ threshold: Int, _ flush: (inout [UInt8]) throws -> Void) throws -> Void) throws {
+        let lineStart = buffer.count
+        let flushes = self.flushes
+        do {
+            try body(&buffer, limit, flushLine)
+        } catch {
+            // What was flushed of the line is out; the rest of it goes.
+            buffer.removeSubrange(min(self.flushes == flushes ? lineStart : 0, buffer.count)...)
+            throw error
+        }
+        buffer.append(0x0A)
+        if buffer.count >= limit { try flush() }
+    }
+
+    /// How many times ``longLine(_:)`` has flushed part of a line.
+    private var flushes = 0
+
+    /// The `flush` that ``longLine(_:)`` hands its body: writes out the buffer (passed in, since
+    /// the body holds it).
+    private func flushLine(_ bytes: inout [UInt8]) throws {
+        flushes += 1
+        try StandardOutput.write(&bytes)
+    }
+
     /// Writes `text` and a newline.
     func line(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
@@ -54,9 +82,14 @@ final class StandardOutput {
 
     /// Writes out what is buffered.
     func flush() throws(OutputError) {
+        try StandardOutput.write(&buffer)
+    }
+
+    /// Writes `bytes` to standard output and empties them (also when the write fails).
+    private static func write(_ bytes: inout [UInt8]) throws(OutputError) {
         var offset = 0
-        defer { buffer.removeAll(keepingCapacity: true) }
-        let failure: Int32? = buffer.withUnsafeBytes { bytes in
+        defer { bytes.removeAll(keepingCapacity: true) }
+        let failure: Int32? = bytes.withUnsafeBytes { bytes in
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = systemWrite(1, base + offset, bytes.count - offset)
                 if written >= 0 {

@@ -325,11 +325,13 @@ struct JSONReaderTests {
 
 @Suite("Tokenizer")
 struct TokenizerTests {
-    /// yajl re-lexes an unfinished token on every call; holding input back keeps that linear.
-    /// In the background (yajl on its own thread), the calls are made there and replayed on
-    /// the reader's tokenizer, which counts them the same way.
+    /// yajl re-lexes an unfinished token on every call, and copies a token that spans calls into
+    /// a buffer of its own: a long string is held back until its closing quote has arrived and
+    /// then handed over whole, never re-lexed (StringHoldBack). In the background (yajl on its
+    /// own thread), the calls are made there and replayed on the reader's tokenizer, which
+    /// counts them the same way.
     @Test(arguments: [false, true])
-    func longStringsInSmallChunksStayLinear(inBackground: Bool) throws {
+    func longStringsInSmallChunksAreHandedOverWhole(inBackground: Bool) throws {
         let length = 4 << 20
         var bytes = Array("[\"".utf8)
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: length))
@@ -341,11 +343,58 @@ struct TokenizerTests {
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.next() == .string)
         #expect(reader.withUTF8 { $0.count } == length)
-        #expect(reader.tokenizer.relexedBytes > length / 2)  // the long string was re-lexed...
-        #expect(reader.tokenizer.relexedBytes <= 2 * length)  // ...but only linearly
-        #expect(reader.tokenizer.parseCalls > 10 && reader.tokenizer.parseCalls < 100)
+        #expect(reader.tokenizer.relexedBytes == 0)
+        #expect(reader.tokenizer.parseCalls < 10)
         #expect(try reader.next() == .number)
         #expect(reader.isParsingInBackground == inBackground)
+    }
+
+    /// Long strings of every kind among long runs without strings, in small chunks: the same
+    /// tokens as in one chunk, and linear work. Strings with escapes or non-ASCII bytes are
+    /// handed over as they arrive (yajl may reject bytes in them, and should as early as before).
+    @Test(arguments: [false, true], [1000, 4096])
+    func longStringsOfEveryKindInSmallChunks(inBackground: Bool, chunkSize: Int) throws {
+        let ascii = String(repeating: "abcdefgh", count: 40_000)
+        let escaped = String(repeating: #"a\n\"\\\u00e9\/b"#, count: 10_000)
+        let unicode = String(repeating: "é😀x", count: 20_000)
+        let numbers = (0..<30_000).map(String.init).joined(separator: ",")
+        let text = """
+            {"k": "\(ascii)", "e": "\(escaped)", "u": "\(unicode)", "n": [\(numbers)], "q": "x",
+             "\(ascii)": ["\(ascii)", "\(ascii)"], "z": "\(ascii)\\\\"}
+            """
+        let bytes = Array(text.utf8)
+        var options = JSONParsingOptions()
+        options.parsesInBackground = inBackground
+        let whole = readAll(bytes, chunkSize: 1 << 26, options: options)
+        #expect(whole.error == nil)
+        #expect(whole.tokens.count == 30_000 + 20)
+        options.chunkSize = chunkSize
+        let reader = JSONReader(bytes: bytes, options: options)
+        var tokens: [TokenRecord] = []
+        while let token = try reader.next() { tokens.append(record(token, reader)) }
+        #expect(tokens == whole.tokens)
+        #expect(reader.tokenizer.relexedBytes <= 2 * bytes.count)
+    }
+
+    /// A held string that turns out to hold a byte yajl rejects goes to yajl at once: the error
+    /// comes after reading a few chunks, not the whole string.
+    @Test(arguments: [false, true])
+    func anErrorInALongStringComesEarly(inBackground: Bool) throws {
+        var bytes = Array("[\"ab\u{1}".utf8)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: 2 << 20))
+        var options = JSONParsingOptions()
+        options.chunkSize = 4096
+        options.parsesInBackground = inBackground
+        let whole = try #require(readAll(bytes, chunkSize: 1 << 26).error)
+        #expect(whole.location.byteOffset == 4)
+        let reader = JSONReader(bytes: bytes, options: options)
+        #expect(try reader.next() == .arrayStart)
+        #expect {
+            try reader.next()
+        } throws: { error in
+            (error as? ParseError)?.message == whole.message && (error as? ParseError)?.location == whole.location
+        }
+        #expect(reader.bytesRead < 1 << 18)
     }
 
     /// An unfinished comment is held back like an unfinished string, so a long comment in small

@@ -161,6 +161,39 @@ struct ExtractorTests {
         #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x""#) }
         #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x", "birth_date": "2000-01-01"} 1"#) }
     }
+
+    /// Compact JSON written in pieces is the same text, never held much beyond the threshold,
+    /// and an error in the value comes before anything is flushed.
+    @Test func compactJSONInPieces() throws {
+        let long = String(repeating: "ab\"\n\u{1}c", count: 5000)
+        var escapedLong = ""
+        for _ in 0..<5000 { escapedLong += #"ab\"\n\u0001c"# }
+        let json = #"{"s": "\#(escapedLong)", "a": [1, 2.50, true, null, {"k": "v"}], "e": {}}"#
+        let e = try Extractor.decodeValue(from: json)
+        let whole = try e.compactJSON()
+        #expect(try (e <| "s") as String == long)
+        for threshold in [1, 7, 100, 4096] {
+            var pieces: [UInt8] = []
+            var buffer: [UInt8] = Array("[".utf8)
+            var largest = 0
+            try e.writeCompactJSON(into: &buffer, flushingAt: threshold) { bytes in
+                largest = max(largest, bytes.count)
+                pieces += bytes
+                bytes.removeAll()
+            }
+            pieces += buffer
+            #expect(String(decoding: pieces, as: UTF8.self) == "[" + whole)
+            #expect(largest < threshold + 4096 + 16)  // the text goes over a few KiB at a time
+        }
+        var flushed = false
+        var buffer: [UInt8] = []
+        let items = JSONStream(string: #"[{"a": "x"}, {"b": [1, 2,]}]"#).elements(of: Extractor.self)
+        #expect(try items.next()?.compactJSON() == #"{"a":"x"}"#)
+        #expect(throws: ParseError.self) {
+            try items.next()?.writeCompactJSON(into: &buffer, flushingAt: 1) { _ in flushed = true }
+        }
+        #expect(!flushed)
+    }
 }
 
 @Suite("Date transformers")
