@@ -154,7 +154,8 @@ public struct Extractor {
     }
 
     /// This value as an integer of type `T`, exactly: a number out of range or with a fraction
-    /// is a type mismatch, never truncated.
+    /// is a type mismatch, never truncated. Whole numbers written with a fraction or an
+    /// exponent count (`1.0`, `1e3`, `0e41`, `1000e-3`, `-0.0`); `1.5` and `1e-1` do not.
     public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
         let token = try checkedToken()
         guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }

@@ -1,11 +1,133 @@
 /// Exact conversions from a number's source text (as yajl reports it: valid JSON number syntax).
+///
+/// Exactness is decided on the digits, never through a `Double`: a number is split into its
+/// significant digits `D` (no leading or trailing zeros) and a power of ten `E`, so that its
+/// value is `D × 10^E` (``Parts``). Work is bounded by the text's length, whatever its exponent:
+/// `1e999999999` is refused without building a billion zeros.
 enum NumberText {
-    /// The integer the text denotes, if it is an integer that fits `T`: `12`, `-0`, and also
-    /// `1.0`, `1e3`, `2.50e1`. `nil` for fractions and out-of-range values; never truncated.
+    /// A number's text split into sign, significant digits and power of ten.
+    struct Parts {
+        let text: UnsafeBufferPointer<UInt8>
+        var isNegative = false
+        /// Indices in `text` of the first and last non-zero digit; nil when the number is zero.
+        var first: Int?
+        var last: Int?
+        /// The number of significant digits: from the first non-zero digit to the last, inclusive.
+        var digitCount = 0
+        /// The power of ten of the last significant digit: the value is `D × 10^exponent`.
+        /// Saturated far beyond any type's range (an exponent with many digits stays cheap).
+        var exponent = 0
+
+        var isZero: Bool { first == nil }
+
+        /// The number of digits of the integral part of the value (when positive), which may be
+        /// zero or negative for a value below 1.
+        var magnitude: Int { digitCount + exponent }
+
+        /// Calls `body` with each significant digit (0...9) in order: those of `D`.
+        func forEachDigit(_ body: (UInt8) -> Bool) -> Bool {
+            guard let first, let last else { return true }
+            var i = first
+            while i <= last {
+                let digit = text[i] &- UInt8(ascii: "0")
+                if digit <= 9 && !body(digit) { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    /// The largest exponent kept exactly; larger ones saturate (no type comes near it, and the
+    /// sum with a digit count cannot overflow).
+    private static let exponentLimit = 1 << 40
+
+    /// Splits valid JSON number text; nil for anything else (never traps).
+    static func parts(_ text: UnsafeBufferPointer<UInt8>) -> Parts? {
+        var parts = Parts(text: text)
+        var i = 0
+        if i < text.count && text[i] == UInt8(ascii: "-") {
+            parts.isNegative = true
+            i += 1
+        }
+        // Digits are numbered in reading order; the first `integralDigits` of them come before
+        // the point, so the one at position q stands for 10^(integralDigits - 1 - q).
+        var digitsRead = 0
+        var integralDigits = -1
+        var lastPosition = 0  // position (in digits read) of the last non-zero digit
+        var sawDigit = false
+        while i < text.count {
+            let c = text[i]
+            if c == UInt8(ascii: ".") {
+                guard integralDigits < 0, sawDigit else { return nil }
+                integralDigits = digitsRead
+                sawDigit = false
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                break
+            } else {
+                guard c &- UInt8(ascii: "0") <= 9 else { return nil }
+                sawDigit = true
+                if c != UInt8(ascii: "0") {
+                    if parts.first == nil { parts.first = i }
+                    parts.last = i
+                    lastPosition = digitsRead
+                }
+                digitsRead += 1
+            }
+            i += 1
+        }
+        guard sawDigit else { return nil }
+        if integralDigits < 0 { integralDigits = digitsRead }
+        var exponent = 0
+        if i < text.count {  // the exponent
+            i += 1
+            var negative = false
+            if i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
+                negative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            guard i < text.count else { return nil }
+            while i < text.count {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit <= 9 else { return nil }
+                exponent = min(exponent &* 10 &+ Int(digit), exponentLimit)
+                i += 1
+            }
+            if negative { exponent = -exponent }
+        }
+        guard let first = parts.first, let last = parts.last else { return parts }
+        // Significant digits: from `first` to `last`, not counting a point between them.
+        let span = last - first + 1
+        parts.digitCount = text[first..<last].contains(UInt8(ascii: ".")) ? span - 1 : span
+        parts.exponent = exponent + (integralDigits - 1 - lastPosition)
+        return parts
+    }
+
+    /// The integer the text denotes, if it is a whole number that fits `T`: `12`, `-0`, and
+    /// also `1.0`, `1e3`, `2.50e1`, `0e41`, `1000e-3`. `nil` for fractions and out-of-range
+    /// values; never truncated.
     static func integer<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
         if let value: T = plainInteger(text) { return value }
-        guard let digits = integralDigits(text) else { return nil }
-        return digits.withUnsafeBufferPointer { plainInteger($0) }
+        guard let parts = parts(text) else { return nil }
+        if parts.isZero { return 0 }
+        // A value with a fraction has its last significant digit below the units.
+        guard parts.exponent >= 0, parts.magnitude <= T.bitWidth / 3 + 1 else { return nil }
+        var value: T = 0
+        var fits = parts.forEachDigit { digit in
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                parts.isNegative
+                ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+            value = next
+            return !overflow1 && !overflow2
+        }
+        var zeros = parts.exponent
+        while fits && zeros > 0 {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            value = shifted
+            fits = !overflow
+            zeros -= 1
+        }
+        return fits ? value : nil
     }
 
     /// `-?[0-9]+` with overflow checks.
@@ -27,58 +149,6 @@ enum NumberText {
             i += 1
         }
         return value
-    }
-
-    /// For text with a fraction or exponent: the plain integer text it equals, or nil when it
-    /// has a non-zero fraction (or is absurdly large).
-    private static func integralDigits(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var negative = false
-        var mantissa: [UInt8] = []
-        var fractionDigits = 0
-        var exponent = 0
-        var i = 0
-        if text.first == UInt8(ascii: "-") {
-            negative = true
-            i = 1
-        }
-        var inFraction = false
-        while i < text.count {
-            let c = text[i]
-            if c == UInt8(ascii: ".") {
-                inFraction = true
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                i += 1
-                var exponentNegative = false
-                if i < text.count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
-                    exponentNegative = text[i] == UInt8(ascii: "-")
-                    i += 1
-                }
-                while i < text.count {
-                    exponent = min(exponent * 10 + Int(text[i] &- UInt8(ascii: "0")), 10_000)
-                    i += 1
-                }
-                if exponentNegative { exponent = -exponent }
-                break
-            } else {
-                mantissa.append(c)
-                if inFraction { fractionDigits += 1 }
-            }
-            i += 1
-        }
-        let shift = exponent - fractionDigits
-        if shift >= 0 {
-            guard mantissa.count + shift <= 40 else { return nil }
-            mantissa.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: shift))
-        } else {
-            let drop = -shift
-            guard drop <= mantissa.count else {
-                return mantissa.allSatisfy { $0 == UInt8(ascii: "0") } ? Array("0".utf8) : nil
-            }
-            guard mantissa.suffix(drop).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
-            mantissa.removeLast(drop)
-            if mantissa.isEmpty { mantissa = Array("0".utf8) }
-        }
-        return negative ? [UInt8(ascii: "-")] + mantissa : mantissa
     }
 
     /// The nearest `Double` (Swift's correctly rounded conversion).

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import Spool
+
+/// Numbers at the edges of the types they decode as: exact or refused, never rounded away.
+@Suite("Numbers")
+struct NumberTests {
+    /// Decodes `number` (JSON text) as the value of key "n", as `T`.
+    static func decode<T: JSONDecodable>(_ number: String, as type: T.Type, options: JSONParsingOptions = .init()) throws -> T {
+        let e = try Extractor.decodeValue(from: #"{"n": \#(number)}"#, options: options)
+        return try e <| "n"
+    }
+
+    /// The type mismatch decoding `number` as `T` throws, checked for its reason and location.
+    static func refusal<T: JSONDecodable>(
+        _ number: String, as type: T.Type, reason: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> DecodeError? {
+        do {
+            let value = try decode(number, as: T.self)
+            Issue.record("\(number) decoded as \(T.self) \(value)", sourceLocation: sourceLocation)
+            return nil
+        } catch let error as DecodeError {
+            #expect(error.code == .typeMismatch, sourceLocation: sourceLocation)
+            #expect(error.message.hasSuffix("(\(reason))"), "\(error.message)", sourceLocation: sourceLocation)
+            #expect(error.keyPath == ["n"], sourceLocation: sourceLocation)
+            #expect(error.location?.column == 7, sourceLocation: sourceLocation)
+            return error
+        } catch {
+            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    static let manyZeros = String(repeating: "0", count: 41)
+
+    // MARK: - Whole numbers
+
+    @Test(arguments: [
+        ("0e41", 0), ("0.0e100", 0), ("-0.0", 0), ("-0", 0), ("0.\(manyZeros)1e42", 1), ("1000e-3", 1),
+        ("12.30e1", 123), ("1.0", 1), ("2.5e1", 25), ("1e2", 100), ("-1.20e1", -12), ("0.0000e-999999999", 0),
+        ("12300e-2", 123), ("9.223372036854775807e18", Int.max), ("-92233720368547758.08e2", Int.min),
+    ])
+    func wholeNumbersDecodeAsInt(_ text: String, _ expected: Int) throws {
+        #expect(try Self.decode(text, as: Int.self) == expected)
+        #expect(try Self.decode(text, as: Int64.self) == Int64(expected))
+    }
+
+    @Test(arguments: ["0e41", "0.0e100", "-0.0", "0.\(manyZeros)1e42", "1000e-3", "12.30e1", "1.27e2", "-0e7"])
+    func wholeNumbersDecodeAsEveryFixedWidthType(_ text: String) throws {
+        let expected = try Self.decode(text, as: Int.self)
+        #expect(try Self.decode(text, as: Int8.self) == Int8(expected))
+        #expect(try Self.decode(text, as: Int16.self) == Int16(expected))
+        #expect(try Self.decode(text, as: Int32.self) == Int32(expected))
+        #expect(try Self.decode(text, as: Int64.self) == Int64(expected))
+        #expect(try Self.decode(text, as: UInt.self) == UInt(expected))
+        #expect(try Self.decode(text, as: UInt8.self) == UInt8(expected))
+        #expect(try Self.decode(text, as: UInt16.self) == UInt16(expected))
+        #expect(try Self.decode(text, as: UInt32.self) == UInt32(expected))
+        #expect(try Self.decode(text, as: UInt64.self) == UInt64(expected))
+    }
+
+    @Test func wholeNumbersAreRangeChecked() throws {
+        #expect(try Self.decode("1.27e2", as: Int8.self) == 127)
+        #expect(try Self.decode("-1.28e2", as: Int8.self) == -128)
+        #expect(try Self.decode("2.55e2", as: UInt8.self) == 255)
+        #expect(try Self.decode("1.8446744073709551615e19", as: UInt64.self) == .max)
+        _ = Self.refusal("1.28e2", as: Int8.self, reason: "does not fit Int8 exactly")
+        _ = Self.refusal("2.56e2", as: UInt8.self, reason: "does not fit UInt8 exactly")
+        _ = Self.refusal("-1e0", as: UInt.self, reason: "does not fit UInt exactly")
+        _ = Self.refusal("1e19", as: Int64.self, reason: "does not fit Int64 exactly")
+        _ = Self.refusal("1.8446744073709551616e19", as: UInt64.self, reason: "does not fit UInt64 exactly")
+    }
+
+    @Test(arguments: ["1e-1", "1.5", "0.1e0", "12.34e1", "1000e-4", "-0.5", "0.\(manyZeros)1e41", "1e-999999999"])
+    func fractionsAreNotIntegers(_ text: String) {
+        _ = Self.refusal(text, as: Int.self, reason: "does not fit Int exactly")
+        _ = Self.refusal(text, as: UInt8.self, reason: "does not fit UInt8 exactly")
+    }
+
+    @Test func hugeExponentsAreRefusedWithoutWork() throws {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for text in ["1e999999999", "1e9999999999999999999999999", "-1E+999999999", "0.5e999999999"] {
+                _ = Self.refusal(text, as: Int.self, reason: "does not fit Int exactly")
+            }
+        }
+        #expect(elapsed < .seconds(1))
+        #expect(try Self.decode("0e9999999999999999999999999", as: Int.self) == 0)
+    }
+
+    @Test func longDigitStringsAreExactBothWays() throws {
+        // 3,000 zeros after the point, then a 1, times 10^3001: the integer 1.
+        var options = JSONParsingOptions()
+        options.maxNumberLength = 10_000
+        let zeros = String(repeating: "0", count: 3000)
+        #expect(try Self.decode("0.\(zeros)1e3001", as: Int.self, options: options) == 1)
+        #expect(try Self.decode("1\(zeros)e-3000", as: Int.self, options: options) == 1)
+        #expect(try Self.decode("1.\(zeros)", as: UInt8.self, options: options) == 1)
+        #expect(throws: DecodeError.self) { try Self.decode("0.\(zeros)1e3000", as: Int.self, options: options) }
+        #expect(throws: DecodeError.self) { try Self.decode("1\(zeros)", as: Int.self, options: options) }
+    }
+
+}
