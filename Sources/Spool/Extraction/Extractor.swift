@@ -157,19 +157,25 @@ public struct Extractor {
     /// is a type mismatch, never truncated. Whole numbers written with a fraction or an
     /// exponent count (`1.0`, `1e3`, `0e41`, `1000e-3`, `-0.0`); `1.5` and `1e-1` do not.
     public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
-        let token = try checkedToken()
-        guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
-        guard let value: T = NumberText.integer(tape.bytes(of: token)) else {
-            throw mismatchError(at: index, expected: T.self, reason: "does not fit \(TypeName.of(T.self)) exactly")
-        }
-        return value
+        try number(as: T.self, reason: "does not fit \(TypeName.of(T.self)) exactly") { text -> T? in NumberText.integer(text) }
     }
 
     /// This value as a `Double`, rounded to the nearest representable value.
+    ///
+    /// A number out of `Double`'s range is a type mismatch ("does not fit Double"), as in
+    /// Foundation's `JSONDecoder`: one that would become infinite (`1e400`), and a non-zero
+    /// one that would become 0 (`1e-400`). Numbers that round to a subnormal value are kept.
     public func double() throws -> Double {
+        try number(as: Double.self, reason: "does not fit Double", NumberText.double)
+    }
+
+    /// This number converted by `convert`; a mismatch names `T`, with `reason` when the value
+    /// is a number that `convert` refuses.
+    func number<T>(as type: T.Type, reason: String, _ convert: (UnsafeBufferPointer<UInt8>) -> T?) throws -> T {
         let token = try checkedToken()
-        guard token.kind == .number, let value = NumberText.double(tape.bytes(of: token)) else {
-            throw mismatchError(at: index, expected: Double.self)
+        guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
+        guard let value = convert(tape.bytes(of: token)) else {
+            throw mismatchError(at: index, expected: T.self, reason: reason)
         }
         return value
     }

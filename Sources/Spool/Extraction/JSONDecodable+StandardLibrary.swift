@@ -59,16 +59,17 @@ extension UInt64: JSONDecodable {
 }
 
 extension Double: JSONDecodable {
-    /// A JSON number, rounded to the nearest `Double`.
+    /// A JSON number, rounded to the nearest `Double`. Out of range (it would become infinite,
+    /// or a non-zero number would become 0) is a type mismatch; see ``Extractor/double()``.
     public static func decode(_ e: Extractor) throws -> Double { try e.double() }
 }
 
 extension Float: JSONDecodable {
-    /// A JSON number, rounded to the nearest `Float`.
+    /// A JSON number, rounded to the nearest `Float` (once, from its text). Out of `Float`'s
+    /// range is a type mismatch ("does not fit Float"): `1e39` would become infinite, `1e-50`
+    /// would become 0. Numbers that round to a subnormal value are kept.
     public static func decode(_ e: Extractor) throws -> Float {
-        let text = try e.numberText(expecting: Float.self)
-        guard let value = Float(text) else { throw e.mismatchError(at: e.index, expected: Float.self) }
-        return value
+        try e.number(as: Float.self, reason: "does not fit Float", NumberText.float)
     }
 }
 

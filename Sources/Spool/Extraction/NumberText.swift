@@ -151,8 +151,32 @@ enum NumberText {
         return value
     }
 
-    /// The nearest `Double` (Swift's correctly rounded conversion).
+    /// The nearest `Double` (Swift's correctly rounded conversion), or nil when the number is
+    /// out of `Double`'s range: it would become infinite, or a non-zero number would become 0.
     static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        Double(String(decoding: text, as: UTF8.self))
+        guard let value = Double(String(decoding: text, as: UTF8.self)) else { return nil }
+        return fits(value, text) ? value : nil
+    }
+
+    /// The nearest `Float`, or nil when out of `Float`'s range (as for ``double(_:)``). Rounded
+    /// once, from the text, not through a `Double`.
+    static func float(_ text: UnsafeBufferPointer<UInt8>) -> Float? {
+        guard let value = Float(String(decoding: text, as: UTF8.self)) else { return nil }
+        return fits(value, text) ? value : nil
+    }
+
+    /// Whether a conversion kept the number: finite, and 0 only for a number that is zero.
+    private static func fits<F: BinaryFloatingPoint>(_ value: F, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.isFinite else { return false }
+        return value != 0 || isZero(text)
+    }
+
+    /// Whether the number's digits are all zeros (its exponent does not matter).
+    private static func isZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for c in text {
+            if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { break }
+            if c >= UInt8(ascii: "1") && c <= UInt8(ascii: "9") { return false }
+        }
+        return true
     }
 }

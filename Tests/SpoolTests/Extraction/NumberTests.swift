@@ -100,4 +100,40 @@ struct NumberTests {
         #expect(throws: DecodeError.self) { try Self.decode("1\(zeros)", as: Int.self, options: options) }
     }
 
+    // MARK: - Double and Float
+
+    @Test(arguments: ["1e400", "-1e400", "1.8e308", "1e999999999"])
+    func doubleOverflowIsRefused(_ text: String) {
+        let error = Self.refusal(text, as: Double.self, reason: "does not fit Double")
+        #expect(error?.excerpt == text)
+        #expect(error?.description == "1:7: error: expected Double at n, found number \(text) (does not fit Double)")
+    }
+
+    @Test(arguments: ["1e39", "-1e39", "3.5e38", "1e400"])
+    func floatOverflowIsRefused(_ text: String) {
+        let error = Self.refusal(text, as: Float.self, reason: "does not fit Float")
+        #expect(error?.description == "1:7: error: expected Float at n, found number \(text) (does not fit Float)")
+    }
+
+    /// Underflow follows swift-foundation's `JSONDecoder`: a non-zero number that would become
+    /// 0 is refused, one that becomes a subnormal value is kept.
+    @Test func underflowToZeroIsRefusedButSubnormalsAreKept() throws {
+        _ = Self.refusal("1e-400", as: Double.self, reason: "does not fit Double")
+        _ = Self.refusal("-2e-324", as: Double.self, reason: "does not fit Double")
+        _ = Self.refusal("1e-50", as: Float.self, reason: "does not fit Float")
+        _ = Self.refusal("1e-46", as: Float.self, reason: "does not fit Float")
+        #expect(try Self.decode("4.9e-324", as: Double.self) == .leastNonzeroMagnitude)
+        #expect(try Self.decode("1e-45", as: Float.self) == .leastNonzeroMagnitude)
+        #expect(try Self.decode("0e-400", as: Double.self) == 0)
+        #expect(try Self.decode("-0.0e-999", as: Double.self).sign == .minus)
+        #expect(try Self.decode("0.000e5", as: Float.self) == 0)
+    }
+
+    @Test func largestFiniteValuesAreKept() throws {
+        #expect(try Self.decode("1.7976931348623157e308", as: Double.self) == .greatestFiniteMagnitude)
+        #expect(try Self.decode("3.4028235e38", as: Float.self) == .greatestFiniteMagnitude)
+        #expect(try Self.decode("-3.40282356e38", as: Float.self) == -.greatestFiniteMagnitude)  // rounds down
+        #expect(try Self.decode("16777217", as: Float.self) == 16_777_216)  // rounded, as documented
+        #expect(try Self.decode("0.1", as: Float.self) == Float(0.1))
+    }
 }
