@@ -15,11 +15,14 @@ extension URL: JSONDecodable {
 
 extension Decimal: JSONDecodable {
     /// A JSON number, exactly, from its source text.
+    ///
+    /// A number `Decimal` cannot hold exactly is a type mismatch ("does not fit Decimal
+    /// exactly"), never rounded: more significant digits than its 128-bit significand holds
+    /// (up to 38 digits always, 39 up to 340282366920938463463374607431768211455), or a value
+    /// whose power of ten is out of its range (`1e-129`, or `1e166` once trailing zeros are
+    /// moved into the significand). Leading and trailing zeros cost nothing: `1.000…0` is 1,
+    /// `0e999` is 0.
     public static func decode(_ e: Extractor) throws -> Decimal {
-        let text = try e.numberText(expecting: Decimal.self)
-        guard let value = Decimal(string: text) else {
-            throw e.mismatchError(at: e.index, expected: Decimal.self, reason: "out of Decimal's range")
-        }
-        return value
+        try e.number(as: Decimal.self, reason: "does not fit Decimal exactly", NumberText.decimal)
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Exact conversions from a number's source text (as yajl reports it: valid JSON number syntax).
 ///
 /// Exactness is decided on the digits, never through a `Double`: a number is split into its
@@ -178,5 +184,42 @@ enum NumberText {
             if c >= UInt8(ascii: "1") && c <= UInt8(ascii: "9") { return false }
         }
         return true
+    }
+
+    /// `Decimal`'s exponent range, and the largest significand it holds (128 bits).
+    private static let decimalExponents = -128...127
+    private static let maxDecimalSignificand = Array("340282366920938463463374607431768211455".utf8)
+
+    /// The `Decimal` equal to the number, or nil when `Decimal` cannot hold it exactly: more
+    /// significant digits than its 128-bit significand holds, or a power of ten out of its
+    /// range. Trailing zeros cost nothing (`1.000…0` is 1; `1e130` is `1000 × 10^127`).
+    static func decimal(_ text: UnsafeBufferPointer<UInt8>) -> Decimal? {
+        guard let parts = parts(text) else { return nil }
+        if parts.isZero { return Decimal.zero }
+        // D × 10^E = (D × 10^shift) × 10^(E - shift): move the exponent into range by
+        // appending zeros to the significand, never by dropping digits.
+        let shift = max(0, parts.exponent - decimalExponents.upperBound)
+        let exponent = parts.exponent - shift
+        guard decimalExponents.contains(exponent) else { return nil }
+        let length = parts.digitCount + shift
+        guard length <= maxDecimalSignificand.count else { return nil }
+        var significand: [UInt8] = []
+        significand.reserveCapacity(length)
+        _ = parts.forEachDigit { digit in
+            significand.append(UInt8(ascii: "0") + digit)
+            return true
+        }
+        significand.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: shift))
+        // Digit strings of equal length compare as their numbers do.
+        if length == maxDecimalSignificand.count && maxDecimalSignificand.lexicographicallyPrecedes(significand) {
+            return nil
+        }
+        return makeDecimal(significand, exponent, parts.isNegative)
+    }
+
+    /// `Decimal(string:)` of a significand and an exponent both within range, which it reads exactly.
+    private static func makeDecimal(_ significand: [UInt8], _ exponent: Int, _ negative: Bool) -> Decimal? {
+        let text = (negative ? "-" : "") + String(decoding: significand, as: UTF8.self) + "e\(exponent)"
+        return Decimal(string: text)
     }
 }

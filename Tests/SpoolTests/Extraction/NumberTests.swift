@@ -82,6 +82,7 @@ struct NumberTests {
         let elapsed = clock.measure {
             for text in ["1e999999999", "1e9999999999999999999999999", "-1E+999999999", "0.5e999999999"] {
                 _ = Self.refusal(text, as: Int.self, reason: "does not fit Int exactly")
+                _ = Self.refusal(text, as: Decimal.self, reason: "does not fit Decimal exactly")
             }
         }
         #expect(elapsed < .seconds(1))
@@ -135,5 +136,73 @@ struct NumberTests {
         #expect(try Self.decode("-3.40282356e38", as: Float.self) == -.greatestFiniteMagnitude)  // rounds down
         #expect(try Self.decode("16777217", as: Float.self) == 16_777_216)  // rounded, as documented
         #expect(try Self.decode("0.1", as: Float.self) == Float(0.1))
+    }
+
+    // MARK: - Decimal
+
+    @Test(arguments: [
+        "99999999999999999999999999999999999999",  // 38 nines
+        "340282366920938463463374607431768211455",  // the largest 128-bit significand
+        "-340282366920938463463374607431768211455",
+        "3.14159265358979323846264338327950288419",
+        "1e127", "1e128", "1e165", "3.4e165", "1e-128", "10e-129", "-100e-130",
+        "123456789012345678901234567890123456789e-128",
+        "0.1", "-0", "-0.0", "0e999", "0e-999999999",
+    ])
+    func exactDecimals(_ text: String) throws {
+        let value = try Self.decode(text, as: Decimal.self)
+        #expect(value.description == Self.plainDecimal(text))
+    }
+
+    @Test func trailingZerosAreExact() throws {
+        let zeros = String(repeating: "0", count: 200)
+        var options = JSONParsingOptions()
+        options.maxNumberLength = 10_000
+        #expect(try Self.decode("1.\(zeros)", as: Decimal.self, options: options) == 1)
+        #expect(try Self.decode("1\(zeros.prefix(100))", as: Decimal.self, options: options).description == "1" + zeros.prefix(100))
+        #expect(try Self.decode("0.\(zeros)1e202", as: Decimal.self, options: options) == 10)
+        #expect(try Self.decode("12.5\(zeros)e-2", as: Decimal.self, options: options).description == "0.125")
+    }
+
+    @Test(arguments: [
+        String(repeating: "9", count: 39),
+        "340282366920938463463374607431768211456",  // one past the largest significand
+        "3.40282366920938463463374607431768211456",
+        "3402823669.20938463463374607431768211456",
+        "1e166", "3.5e165", "1e-129", "1.5e-128", "-12e-129", "1e400", "-1e-400",
+    ])
+    func inexactDecimalsAreRefused(_ text: String) {
+        let error = Self.refusal(text, as: Decimal.self, reason: "does not fit Decimal exactly")
+        #expect(error?.description == "1:7: error: expected Decimal at n, found number \(text) (does not fit Decimal exactly)")
+    }
+
+    /// The number in plain decimal notation, as `Decimal.description` writes it: no exponent,
+    /// no leading zeros, no trailing zeros after the point; "0" for zero.
+    static func plainDecimal(_ text: String) -> String {
+        let lower = text.lowercased()
+        let parts = lower.split(separator: "e", maxSplits: 1).map(String.init)
+        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let negative = parts[0].hasPrefix("-")
+        var digits = parts[0].filter { $0 != "-" }
+        if let point = digits.firstIndex(of: ".") {
+            exponent -= digits.distance(from: point, to: digits.endIndex) - 1
+            digits.remove(at: point)
+        }
+        // value = digits × 10^exponent
+        while digits.hasPrefix("0") { digits.removeFirst() }
+        if digits.isEmpty { return "0" }
+        while digits.hasSuffix("0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        var plain: String
+        if exponent >= 0 {
+            plain = digits + String(repeating: "0", count: exponent)
+        } else if -exponent < digits.count {
+            plain = String(digits.dropLast(-exponent)) + "." + String(digits.suffix(-exponent))
+        } else {
+            plain = "0." + String(repeating: "0", count: -exponent - digits.count) + digits
+        }
+        return (negative ? "-" : "") + plain
     }
 }
