@@ -56,8 +56,13 @@ final class DecodingContext {
     @inline(__always)
     func ensure(_ index: Int) throws {
         if index >= tape.end { try readOn(to: index) }
-        if tape.isReleased(index) { throw releasedError() }
+        if tape.isReleased(index) { throw releasedFailure() }
     }
+
+    /// ``releasedError()``, boxed out of line (``ensure(_:)`` is inlined into the decoding
+    /// frames, where a `DecodeError` built in place would take room once per nesting level).
+    @inline(never)
+    func releasedFailure() -> any Error { releasedError() }
 
     /// The error for reading an element again after it was released.
     func releasedError() -> DecodeError {

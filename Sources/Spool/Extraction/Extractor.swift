@@ -71,7 +71,8 @@ public struct Extractor {
     /// The value at `keyPath` decoded as `T`, or `nil` when the path leads nowhere or to `null`.
     /// - Throws: ``DecodeError`` when the value exists with another type, or `T.decode` fails.
     public func valueOptional<T: JSONDecodable>(_ keyPath: JSONKeyPath) throws -> T? {
-        try optionalTarget(keyPath).map { try decode(T.self, at: $0) }
+        guard let target = try optionalTarget(keyPath) else { return nil }
+        return try decode(T.self, at: target)
     }
 
     /// The value at `keyPath` decoded as `T`, or `defaultValue` when the path leads nowhere or
@@ -92,7 +93,8 @@ public struct Extractor {
 
     /// Like ``value(_:_:)``, but `nil` when the path leads nowhere or to `null`.
     public func valueOptional<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To? {
-        try optionalTarget(keyPath).map { try transform(at: $0, transformer) }
+        guard let target = try optionalTarget(keyPath) else { return nil }
+        return try transform(at: target, transformer)
     }
 
     private func transform<From: JSONDecodable, To>(at target: Int, _ transformer: Transformer<From, To>) throws -> To {
@@ -227,17 +229,23 @@ public struct Extractor {
         case null(Int)
     }
 
+    // The lookups below stay out of line, and are not generic: the frames of the generic
+    // entry points that call them remain on the stack while the value found is decoded (once
+    // per nesting level of a recursive model), so they should hold as little as possible.
+
     /// The index of the value at `keyPath`.
-    /// - Throws: the missing-key or null ``DecodeError`` for a value of type `T`.
-    private func requiredTarget<T>(_ keyPath: JSONKeyPath, expecting: T.Type) throws -> Int {
+    /// - Throws: the missing-key or null ``DecodeError`` for a value of type `expecting`.
+    @inline(never)
+    private func requiredTarget(_ keyPath: JSONKeyPath, expecting: Any.Type) throws -> Int {
         switch try resolve(keyPath) {
         case .found(let target): return target
-        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: T.self)
-        case .null(let target): throw mismatchError(at: target, expected: T.self)
+        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: "\(expecting)")
+        case .null(let target): throw mismatchError(at: target, expected: "\(expecting)", reason: nil)
         }
     }
 
     /// The index of the value at `keyPath`, or nil when the path leads nowhere or to `null`.
+    @inline(never)
     private func optionalTarget(_ keyPath: JSONKeyPath) throws -> Int? {
         guard case .found(let target) = try resolve(keyPath), tape[target].kind != .null else { return nil }
         return target
@@ -245,13 +253,13 @@ public struct Extractor {
 
     @inline(__always)
     func checkedToken() throws -> RawToken {
-        guard context.isValid(index) else { throw staleError() }
+        guard context.isValid(index) else { throw staleFailure() }
         return tape[index]
     }
 
     /// Follows `keyPath` from this value.
     func resolve(_ keyPath: JSONKeyPath) throws -> Resolution {
-        guard context.isValid(index) else { throw staleError() }
+        guard context.isValid(index) else { throw staleFailure() }
         switch keyPath.storage {
         case .empty:
             return .found(index)
@@ -350,23 +358,34 @@ public struct Extractor {
     }
 
     /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.
+    ///
+    /// This frame is on the stack once per nesting level of a recursive model, so it keeps
+    /// nothing of its own: the error handling is out of line.
     func decode<T: JSONDecodable>(_ type: T.Type, at target: Int) throws -> T {
         try context.ensure(target)
         do {
             return try T.decode(Extractor(context: context, index: target))
-        } catch let error as DecodeError {
-            throw error
         } catch {
-            throw wrapped(error, at: target, expected: T.self)
+            throw wrappedUnlessDecodeError(error, at: target, expected: "\(T.self)")
         }
+    }
+
+    @inline(never)
+    private func wrappedUnlessDecodeError(_ error: any Error, at target: Int, expected: String) -> any Error {
+        if error is DecodeError { return error }
+        return wrapped(error, at: target, expected: expected)
     }
 
     /// A foreign error (from a model's own code or a transformer) about the value at `target`,
     /// with that value's path and location; its own description is kept.
     private func wrapped<T>(_ error: any Error, at target: Int, expected: T.Type) -> DecodeError {
+        wrapped(error, at: target, expected: TypeName.of(T.self))
+    }
+
+    private func wrapped(_ error: any Error, at target: Int, expected: String) -> DecodeError {
         let path = context.path(of: target)
         return DecodeError(
-            code: .custom, keyPath: path, location: tape.location(at: target), expected: TypeName.of(T.self),
+            code: .custom, keyPath: path, location: tape.location(at: target), expected: expected,
             actual: kindName(at: target), excerpt: excerpt(at: target),
             message: path.isEmpty ? "\(error)" : "\(error) at \(path.clippedDescription)")
     }
@@ -394,7 +413,7 @@ public struct Extractor {
         return error
     }
 
-    func missingKeyError<T>(_ path: JSONKeyPath, in parent: Int, expected: T.Type) -> DecodeError {
+    func missingKeyError(_ path: JSONKeyPath, in parent: Int, expected: String) -> DecodeError {
         let fullPath = context.path(of: index) + path
         let parentPath = context.path(of: parent)
         let what: String
@@ -409,6 +428,20 @@ public struct Extractor {
         return DecodeError(
             code: .missingKey, keyPath: fullPath, location: tape.location(at: parent), expected: expected,
             message: "\(what)\(inside) (expected \(expected))\(hint)")
+    }
+
+    // Errors thrown from the generic decoding frames are built and boxed out of line (as
+    // `any Error`): a `DecodeError` built in place would take room in those frames, which stay
+    // on the stack once per nesting level of a recursive model.
+
+    /// ``staleError()``, boxed.
+    @inline(never)
+    func staleFailure() -> any Error { staleError() }
+
+    /// ``mismatchError(at:expected:reason:)`` without a reason, boxed.
+    @inline(never)
+    func mismatchFailure(at target: Int, expected: Any.Type) -> any Error {
+        mismatchError(at: target, expected: TypeName.of(expected), reason: nil)
     }
 
     func staleError() -> DecodeError {

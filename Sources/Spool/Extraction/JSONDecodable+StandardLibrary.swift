@@ -85,7 +85,7 @@ extension Array: JSONDecodable where Element: JSONDecodable {
     /// A JSON array whose elements all decode as `Element`.
     public static func decode(_ e: Extractor) throws -> [Element] {
         let token = try e.checkedToken()
-        guard token.kind == .arrayStart else { throw e.mismatchError(at: e.index, expected: [Element].self) }
+        guard token.kind == .arrayStart else { throw e.mismatchFailure(at: e.index, expected: [Element].self) }
         var elements: [Element] = []
         elements.reserveCapacity(Int(token.length))
         try e.context.forEachChild(of: e.index, releasing: true) { child in
@@ -99,7 +99,7 @@ extension Dictionary: JSONDecodable where Key == String, Value: JSONDecodable {
     /// A JSON object whose members all decode as `Value`.
     public static func decode(_ e: Extractor) throws -> [String: Value] {
         let token = try e.checkedToken()
-        guard token.kind == .objectStart else { throw e.mismatchError(at: e.index, expected: [String: Value].self) }
+        guard token.kind == .objectStart else { throw e.mismatchFailure(at: e.index, expected: [String: Value].self) }
         var members: [String: Value] = [:]
         members.reserveCapacity(Int(token.length))
         let tape = e.tape

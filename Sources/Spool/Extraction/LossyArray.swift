@@ -14,7 +14,7 @@ public struct LossyArray<Element: JSONDecodable>: JSONDecodable {
     /// A JSON array; elements that fail to decode are skipped and reported in ``failures``.
     public static func decode(_ e: Extractor) throws -> LossyArray<Element> {
         let token = try e.checkedToken()
-        guard token.kind == .arrayStart else { throw e.mismatchError(at: e.index, expected: [Element].self) }
+        guard token.kind == .arrayStart else { throw e.mismatchFailure(at: e.index, expected: [Element].self) }
         var result = LossyArray(elements: [], failures: [])
         result.elements.reserveCapacity(Int(token.length))
         var position = 0

@@ -140,6 +140,40 @@ struct DeepNestingTests {
     }
 }
 
+/// Recursive models recurse, one `decode` per level, but keep the library's frames small: at
+/// the depths ``JSONParsingOptions/maxDepth`` recommends for debug builds (about 300 levels),
+/// they fit a 512 KiB stack even unoptimized.
+@Suite("Recursive models on a small stack")
+struct RecursiveModelStackTests {
+    @Test func nestedThroughAnOptionalMember() {
+        let depth = 300
+        let run = SmallStack.run {
+            var node = try StackPerLevelTests.Node.decodeValue(from: StackPerLevelTests.nodes(depth: depth))
+            var levels = 1
+            while let child = node.child.first {
+                node = child
+                levels += 1
+            }
+            return levels
+        }
+        #expect((try? run.result.get()) == depth)
+    }
+
+    @Test func nestedThroughAnArray() {
+        let depth = 140  // 280 levels of JSON: an object and an array each
+        let run = SmallStack.run {
+            var tree = try StackPerLevelTests.Tree.decodeValue(from: StackPerLevelTests.trees(depth: depth))
+            var levels = 1
+            while let child = tree.children.first {
+                tree = child
+                levels += 1
+            }
+            return levels
+        }
+        #expect((try? run.result.get()) == depth)
+    }
+}
+
 /// Stack used per nesting level, measured on a large stack.
 @Suite("Stack per nesting level")
 struct StackPerLevelTests {
