@@ -33,8 +33,7 @@ import Synchronization
 /// says the data is not valid JSON), the input must be strict UTF-8 JSON throughout (not only
 /// the values a model reads), `.iso8601` also accepts fractional seconds (as `JSONDecoder` does
 /// since Swift 6), and an array decoded once is released (``JSONParsingOptions/releasesDecodedElements``).
-/// Of duplicate keys, the first counts where the decoder reads an object's keys itself (with a
-/// key strategy, and for `[String: T]`), as in `JSONDecoder`.
+/// Of duplicate keys, the first counts, as in `JSONDecoder` (and everywhere in Spool).
 public final class StreamingJSONDecoder: Sendable {
     /// The settings one decode call uses, copied at its start.
     struct Configuration: Sendable {

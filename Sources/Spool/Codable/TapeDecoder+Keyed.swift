@@ -58,8 +58,8 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The index of the value of the member named `wanted` (after key conversion). Of
-    /// duplicate converted keys, the first counts, as in `JSONDecoder`; without conversion,
-    /// ``Extractor/member(_:ofObjectAt:)`` decides.
+    /// duplicate keys, the first counts, as in `JSONDecoder` (without conversion,
+    /// ``Extractor/member(_:ofObjectAt:)`` keeps the same rule).
     private func lookup(_ wanted: String) throws -> Int? {
         guard let convertedKeys else {
             do {

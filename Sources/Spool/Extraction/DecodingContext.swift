@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What every ``Extractor`` of one decoded value shares: the tape holding the value, where the
 /// value starts, and its path in the document.
 ///
@@ -27,6 +35,85 @@ final class DecodingContext {
     /// succeed at the first comparison.
     @exclusivity(unchecked) var hintObject = -1
     @exclusivity(unchecked) var hintValue = -1
+    /// The keys the lookups in `hintObject` have passed, so that a member found after the hint
+    /// is known to be the first with its key without looking back.
+    @exclusivity(unchecked) var keysPassed = KeysPassed()
+
+    /// The keys passed in one object, in order: a 128-bit filter of a cheap signature of each
+    /// key (its length, first and last bytes) answers "maybe passed" in constant time; the key
+    /// tokens' indices answer exactly, by a scan for narrow objects and, past 32 keys, through an
+    /// index from each key's hash to its first member, so that wide objects stay linear.
+    struct KeysPassed {
+        private var filter: (UInt64, UInt64) = (0, 0)
+        /// The key tokens passed, in document order.
+        private var keys: [Int] = []
+        /// For wide objects: the first key token with each hash, for `keys[..<hashed]`.
+        private var firstByHash: [Int: Int] = [:]
+        private var hashed = 0
+        private static let wide = 32
+
+        mutating func reset() {
+            filter = (0, 0)
+            keys.removeAll(keepingCapacity: true)
+            if hashed > 0 {
+                firstByHash.removeAll(keepingCapacity: true)
+                hashed = 0
+            }
+        }
+
+        @inline(__always)
+        private static func bit(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+            guard let first = key.first, let last = key.last else { return 0 }
+            return (key.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 127
+        }
+
+        /// Notes the member whose key token, with text `key`, is at `index` (once: a member
+        /// before the last one noted is already in).
+        @inline(__always)
+        mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
+            if let last = keys.last, index <= last { return }
+            let bit = Self.bit(key)
+            if bit < 64 { filter.0 |= 1 << UInt64(bit) } else { filter.1 |= 1 << UInt64(bit - 64) }
+            keys.append(index)
+        }
+
+        /// False when no member passed has key `key`; true when one may have.
+        @inline(__always)
+        func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            let bit = Self.bit(key)
+            return bit < 64 ? filter.0 & (1 << UInt64(bit)) != 0 : filter.1 & (1 << UInt64(bit - 64)) != 0
+        }
+
+        /// The key token of the first member passed with key `key`, if any.
+        mutating func first(_ key: UnsafeBufferPointer<UInt8>, in tape: TokenTape) -> Int? {
+            guard keys.count > Self.wide else { return keys.first { Self.equal(tape, $0, key) } }
+            while hashed < keys.count {
+                let index = keys[hashed]
+                let hash = Self.hash(tape.bytes(of: tape[index]))
+                if firstByHash[hash] == nil { firstByHash[hash] = index }
+                hashed += 1
+            }
+            if let candidate = firstByHash[Self.hash(key)], Self.equal(tape, candidate, key) { return candidate }
+            // Not passed, or a hash collision with another key: look properly (rare).
+            return keys.first { Self.equal(tape, $0, key) }
+        }
+
+        private static func equal(_ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            let bytes = tape.bytes(of: tape[index])
+            guard bytes.count == key.count else { return false }
+            guard key.count > 0, let have = bytes.baseAddress, let want = key.baseAddress else { return true }
+            return memcmp(have, want, key.count) == 0
+        }
+
+        private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            for byte in key {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return Int(truncatingIfNeeded: hash)
+        }
+    }
+
     /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
     @exclusivity(unchecked) var filler: JSONReader?
     /// Whether a loop is releasing the children it has decoded (only one at a time).

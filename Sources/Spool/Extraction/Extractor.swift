@@ -28,6 +28,12 @@ import Darwin
 /// for a missing key or `null` and throws for a wrong type. Every error carries the full key
 /// path from the document root, with array indices, and the value's source location.
 ///
+/// **Duplicate keys.** When an object has the same key twice, the first member counts, for
+/// every lookup, key path, `[String: T]` and ``JSONValue`` alike, as in Foundation's
+/// `JSONDecoder` and for the paths a ``JSONStream`` streams (which cannot wait for a later
+/// duplicate). `spool items` and `spool members` follow the same rule for their PATH; `members`
+/// streams every member as it comes, duplicates included.
+///
 /// An extractor is valid while its value's tokens are held: for `decodeValue(from:)`, as long
 /// as the extractor exists, unless its value was an element released once decoded
 /// (``JSONParsingOptions/releasesDecodedElements``); for a streamed element, until the stream
@@ -239,8 +245,8 @@ public struct Extractor {
     private func requiredTarget(_ keyPath: JSONKeyPath, expecting: Any.Type) throws -> Int {
         switch try resolve(keyPath) {
         case .found(let target): return target
-        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: "\(expecting)")
-        case .null(let target): throw mismatchError(at: target, expected: "\(expecting)", reason: nil)
+        case .missing(let parent, let path): throw missingKeyError(path, in: parent, expected: TypeName.of(expecting))
+        case .null(let target): throw mismatchError(at: target, expected: TypeName.of(expecting), reason: nil)
         }
     }
 
@@ -310,20 +316,29 @@ public struct Extractor {
         }
     }
 
-    /// The index of the value of member `key` in the object at `object`, or nil. The scan ends
-    /// at the object's end token, so it reads no further than the member it finds.
+    /// The index of the value of member `key` in the object at `object`, or nil. With
+    /// duplicate keys, the first member counts (as in `JSONDecoder` and for streamed paths),
+    /// whatever the order of lookups. The scan ends at the member it finds, so it reads no
+    /// further into the object than that.
+    ///
+    /// Models usually ask for fields in document order, so a lookup starts after the member the
+    /// previous lookup in the same object found, and wraps around once. A member found that way
+    /// is the first with its key unless an earlier member had the same key: the context keeps a
+    /// filter of the keys passed in the object (``DecodingContext/KeysPassed``) to rule that out
+    /// without looking back, and looks back only when the filter cannot.
     @inline(__always)
     func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
         var key = key
         return try key.withUTF8 { wanted -> Int? in
             let context = self.context
             let tape = context.tape
-            // Start after the member the previous lookup in this object found, then wrap around
-            // once. (That member's end is known by now, or is read up to here.)
             var start = object + 1
             if context.hintObject == object && context.hintValue > object {
                 start = try context.lastIndex(ofValueAt: context.hintValue) + 1
+            } else {
+                context.keysPassed.reset()
             }
+            let mayBeEarlier = start > object + 1 && context.keysPassed.mayContain(wanted)
             var child = start
             var wrapped = false
             while true {
@@ -337,24 +352,40 @@ public struct Extractor {
                     continue
                 }
                 let value = child + 1
-                if Int(keyToken.length) == wanted.count {
-                    let bytes = tape.bytes(of: keyToken)
-                    if wanted.count == 0
-                        || (bytes.baseAddress.flatMap { have in
-                            wanted.baseAddress.map { memcmp(have, $0, wanted.count) == 0 }
-                        } ?? false)
-                    {
-                        // Found: the value is not read to its end here, so a large array can be
-                        // decoded while the rest of it is still being parsed.
-                        try context.ensure(value)
-                        context.hintObject = object
-                        context.hintValue = value
-                        return value
+                let bytes = tape.bytes(of: keyToken)
+                if !wrapped { context.keysPassed.insert(bytes, at: child) }
+                if Self.equal(bytes, wanted) {
+                    // A member found after the hint, when an earlier one may have the same key:
+                    // the earlier one counts.
+                    var found = value
+                    if !wrapped && mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
+                        found = earlier
                     }
+                    // The value is not read to its end here, so a large array can be decoded
+                    // while the rest of it is still being parsed.
+                    try context.ensure(found)
+                    context.hintObject = object
+                    context.hintValue = max(found, value)
+                    return found
                 }
                 child = try context.lastIndex(ofValueAt: value) + 1
             }
         }
+    }
+
+    /// The value of the first member with key `wanted` among those the lookups in the object
+    /// at `object` have passed before the tape index `limit`, or nil.
+    @inline(never)
+    private func firstMember(_ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int) throws -> Int? {
+        guard let key = context.keysPassed.first(wanted, in: tape), key < limit else { return nil }
+        return key + 1
+    }
+
+    @inline(__always)
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == wanted.count else { return false }
+        guard wanted.count > 0, let have = bytes.baseAddress, let want = wanted.baseAddress else { return true }
+        return memcmp(have, want, wanted.count) == 0
     }
 
     /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.
@@ -366,14 +397,14 @@ public struct Extractor {
         do {
             return try T.decode(Extractor(context: context, index: target))
         } catch {
-            throw wrappedUnlessDecodeError(error, at: target, expected: "\(T.self)")
+            throw wrappedUnlessDecodeError(error, at: target, expected: T.self)
         }
     }
 
     @inline(never)
-    private func wrappedUnlessDecodeError(_ error: any Error, at target: Int, expected: String) -> any Error {
+    private func wrappedUnlessDecodeError(_ error: any Error, at target: Int, expected: Any.Type) -> any Error {
         if error is DecodeError { return error }
-        return wrapped(error, at: target, expected: expected)
+        return wrapped(error, at: target, expected: TypeName.of(expected))
     }
 
     /// A foreign error (from a model's own code or a transformer) about the value at `target`,
@@ -424,7 +455,6 @@ public struct Extractor {
         }
         let inside = parentPath.isEmpty ? "" : " in \(parentPath.clippedDescription)"
         let hint = path.components.last.flatMap(JSONKeyPath.pathSyntaxHint(for:)).map { "; \($0)" } ?? ""
-        let expected = TypeName.of(T.self)
         return DecodeError(
             code: .missingKey, keyPath: fullPath, location: tape.location(at: parent), expected: expected,
             message: "\(what)\(inside) (expected \(expected))\(hint)")

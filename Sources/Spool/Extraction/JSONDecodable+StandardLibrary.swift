@@ -104,7 +104,9 @@ extension Dictionary: JSONDecodable where Key == String, Value: JSONDecodable {
         members.reserveCapacity(Int(token.length))
         let tape = e.tape
         try e.context.forEachChild(of: e.index, releasing: true) { key in
-            members[String(decoding: tape.bytes(of: tape[key]), as: UTF8.self)] = try e.decode(Value.self, at: key + 1)
+            let name = String(decoding: tape.bytes(of: tape[key]), as: UTF8.self)
+            guard members[name] == nil else { return }  // of duplicate keys, the first counts
+            members[name] = try e.decode(Value.self, at: key + 1)
         }
         return members
     }

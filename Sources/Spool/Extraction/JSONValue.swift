@@ -13,7 +13,7 @@ public enum JSONValue: Hashable, Sendable, JSONDecodable {
     case string(String)
     /// An array's elements, in order.
     case array([JSONValue])
-    /// An object's members; with duplicate keys, the last one wins.
+    /// An object's members; with duplicate keys, the first one counts.
     case object([String: JSONValue])
 
     /// Builds the value from the tape.
@@ -57,7 +57,11 @@ public enum JSONValue: Hashable, Sendable, JSONDecodable {
         }
 
         mutating func add(_ value: JSONValue) {
-            if isObject { members[key] = value } else { elements.append(value) }
+            if isObject {
+                if members[key] == nil { members[key] = value }  // of duplicate keys, the first counts
+            } else {
+                elements.append(value)
+            }
         }
 
         var value: JSONValue { isObject ? .object(members) : .array(elements) }
