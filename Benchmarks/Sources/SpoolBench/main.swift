@@ -19,6 +19,9 @@ import Darwin
 /// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(contentsOfFile:)`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
+/// - `gen-yajl-c OUT [N]`, `gen-yajl OUT [N]`, `gen-writer OUT [N]`: N small objects (default
+///   1,000,000) written to OUT by yajl_gen from C, by yajl_gen driven from Swift, and by
+///   JSONWriter (the measurement behind JSONWriter's design, WriterChoice.swift).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -44,7 +47,10 @@ func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) t
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE", code: 64) }
+guard arguments.count >= 3 else {
+    fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE\n"
+        + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]", code: 64)
+}
 let mode = arguments[1]
 let path = arguments[2]
 
@@ -96,6 +102,20 @@ case "jsonserialization":
     } catch {
         fail("jsonserialization: \(error)", code: 1)
     }
+case "gen-yajl-c", "gen-yajl", "gen-writer":
+    let count = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
+    let clock = ContinuousClock()
+    let start = clock.now
+    let written: Int
+    switch mode {
+    case "gen-yajl-c": written = Int(raw_yajl_gen_objects(path, Int64(count)))
+    case "gen-yajl": written = generateWithYajl(path, count: count)
+    default:
+        do { written = try generateWithWriter(path, count: count) } catch { fail("gen-writer: \(error)", code: 1) }
+    }
+    guard written == count else { fail("\(mode): failed", code: 1) }
+    let elapsed = clock.now - start
+    print("objects \(count) seconds \(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)")
 default:
     fail("unknown mode \(mode)", code: 64)
 }
