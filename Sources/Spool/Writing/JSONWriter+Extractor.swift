@@ -4,7 +4,8 @@ extension JSONWriter {
     /// order.
     ///
     /// ```swift
-    /// let stream = try JSONStream(contentsOfFile: "catalog.json")
+    /// let catalog = try Extractor.decodeValue(contentsOfFile: "catalog.json")
+    /// try writer.value(try catalog.value(["objects", 0]))   // the first band, as read
     /// ```
     ///
     /// - Throws: ``DecodeError`` when the extractor's tokens are gone (used after its stream
