@@ -22,14 +22,14 @@ extension JSONWriter {
     /// flushed; otherwise blocks the writer, whose output now ends inside a value.
     /// - Returns: whether the writer went back.
     @discardableResult
-    func rewind(to checkpoint: Checkpoint, reason: String) -> Bool {
+    func rewind(to checkpoint: Checkpoint, reason: @autoclosure () -> String) -> Bool {
         guard blocked == nil, bytesFlushed == checkpoint.bytesFlushed, outer.count >= checkpoint.depth,
             members.count >= checkpoint.members, rawKeys.count >= checkpoint.rawKeys
         else {
             if blocked == nil {
                 blocked = WriteError(
                     code: .closed,
-                    message: "the output ends inside a value that could not be written (\(reason)); nothing more can be written")
+                    message: "the output ends inside a value that could not be written (\(reason())); nothing more can be written")
             }
             return false
         }
@@ -40,5 +40,21 @@ extension JSONWriter {
         rawKeys.removeSubrange(checkpoint.rawKeys...)
         openSortedObjects = checkpoint.openSortedObjects
         return true
+    }
+}
+
+extension JSONWriter {
+    /// A short account of why a value failed, for the error of a writer blocked by it: an
+    /// `EncodingError`'s description without the value (which may be a whole model).
+    static func summary(of error: any Error) -> String {
+        let text: String
+        switch error {
+        case EncodingError.invalidValue(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            text = path.isEmpty ? context.debugDescription : "\(context.debugDescription) at \(path)"
+        default:
+            text = "\(error)"
+        }
+        return text.count > 200 ? String(text.prefix(197)) + "..." : text
     }
 }

@@ -37,7 +37,7 @@ extension JSONWriter {
                 index += 1
             }
         } catch {
-            rewind(to: mark, reason: "\(error)")
+            rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }
     }

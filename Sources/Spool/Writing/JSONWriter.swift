@@ -62,7 +62,7 @@ import Darwin
 /// reads back to the same value, without a trailing `.0` (`100`, `0.1`, `1e+21`, `5e-324`).
 ///
 /// To write `Encodable` values, pass the writer to ``StreamingJSONEncoder/encode(_:to:)``, or
-/// write a whole sequence with ``writeArray(_:encoder:)`` or ``writeLines(_:encoder:)``.
+/// write a whole sequence with `writeArray(_:encoder:)` or `writeLines(_:encoder:)`.
 ///
 /// A writer is not thread-safe; use it from one task at a time.
 public final class JSONWriter {

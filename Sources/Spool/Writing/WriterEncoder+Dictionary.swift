@@ -21,7 +21,7 @@ extension WriterEncoder {
                 try writer.key(key)
                 try encodeValue(value, key: .key(NamedCodingKey(key)))
             } catch {
-                writer.rewind(to: mark, reason: "\(error)")
+                writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
                 throw error
             }
         }

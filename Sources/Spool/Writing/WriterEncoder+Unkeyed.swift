@@ -66,7 +66,7 @@ extension WriterEncoder {
             do {
                 try encoder.encodeValue(value, key: .index(encoder.topCount))
             } catch {
-                encoder.writer.rewind(to: mark, reason: "\(error)")
+                encoder.writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
                 throw error
             }
             encoder.countElement()

@@ -161,7 +161,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         } catch {
             levels.removeAll(keepingCapacity: true)
             topID = 0
-            writer.rewind(to: mark, reason: "\(error)")
+            writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }
     }
@@ -181,7 +181,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             try writer.key(jsonKey(key))
             try encodeValue(value, key: .key(key))
         } catch {
-            writer.rewind(to: mark, reason: "\(error)")
+            writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }
     }
