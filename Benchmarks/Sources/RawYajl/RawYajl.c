@@ -46,13 +46,17 @@ typedef struct {
     unsigned char buffer[65536];
 } raw_sink;
 
-static void raw_sink_flush(raw_sink *sink) {
+static void raw_write_all(int fd, const unsigned char *bytes, size_t length) {
     size_t offset = 0;
-    while (offset < sink->length) {
-        ssize_t written = write(sink->fd, sink->buffer + offset, sink->length - offset);
-        if (written <= 0) break;
+    while (offset < length) {
+        ssize_t written = write(fd, bytes + offset, length - offset);
+        if (written <= 0) return;
         offset += (size_t)written;
     }
+}
+
+static void raw_sink_flush(raw_sink *sink) {
+    raw_write_all(sink->fd, sink->buffer, sink->length);
     sink->length = 0;
 }
 
@@ -60,7 +64,7 @@ static void raw_sink_print(void *ctx, const char *text, size_t length) {
     raw_sink *sink = ctx;
     if (sink->length + length > sizeof sink->buffer) raw_sink_flush(sink);
     if (length > sizeof sink->buffer) {
-        if (write(sink->fd, text, length) < 0) return;
+        raw_write_all(sink->fd, (const unsigned char *)text, length);
         return;
     }
     memcpy(sink->buffer + sink->length, text, length);
@@ -71,6 +75,7 @@ static raw_sink *last_sink;
 
 yajl_gen raw_gen_open_tracked(int fd) {
     raw_sink *sink = malloc(sizeof *sink);
+    if (!sink) return NULL;
     sink->fd = fd;
     sink->length = 0;
     last_sink = sink;
@@ -94,6 +99,10 @@ long long raw_yajl_gen_objects(const char *path, long long count) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) return -1;
     yajl_gen gen = raw_gen_open_tracked(fd);
+    if (!gen) {
+        close(fd);
+        return -1;
+    }
     char text[128];
     yajl_gen_array_open(gen);
     for (long long i = 0; i < count; i++) {
