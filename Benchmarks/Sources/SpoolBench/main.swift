@@ -19,6 +19,14 @@ import Darwin
 /// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(contentsOfFile:)`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
+/// - `gen-yajl-c OUT [N]`, `gen-yajl OUT [N]`, `gen-writer OUT [N]`: N small objects (default
+///   1,000,000) written to OUT by yajl_gen from C, by yajl_gen driven from Swift, and by
+///   JSONWriter (the measurement behind JSONWriter's design, WriterChoice.swift).
+/// - `encode-spool CATALOG OUT`, `encode-foundation CATALOG OUT` (and `-sorted`): the catalog,
+///   decoded into Codable models (not timed), encoded to `Data` by StreamingJSONEncoder or
+///   JSONEncoder and written to OUT; `encode-spool-stream`: encoded straight into a file writer.
+/// - `lines OUT MB`, `lines-foundation OUT MB`: MB megabytes of JSON Lines from a generated
+///   sequence of bands, through `writeLines` or one JSONEncoder call and write(2) per line.
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -44,7 +52,12 @@ func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) t
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE", code: 64) }
+guard arguments.count >= 3 else {
+    fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE\n"
+        + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]\n"
+        + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
+        + "       spool-bench lines|lines-foundation OUT MEGABYTES", code: 64)
+}
 let mode = arguments[1]
 let path = arguments[2]
 
@@ -95,6 +108,34 @@ case "jsonserialization":
         print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
     } catch {
         fail("jsonserialization: \(error)", code: 1)
+    }
+case "gen-yajl-c", "gen-yajl", "gen-writer":
+    let count = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
+    let clock = ContinuousClock()
+    let start = clock.now
+    let written: Int
+    switch mode {
+    case "gen-yajl-c": written = Int(raw_yajl_gen_objects(path, Int64(count)))
+    case "gen-yajl": written = generateWithYajl(path, count: count)
+    default:
+        do { written = try generateWithWriter(path, count: count) } catch { fail("gen-writer: \(error)", code: 1) }
+    }
+    guard written == count else { fail("\(mode): failed", code: 1) }
+    let elapsed = clock.now - start
+    print("objects \(count) seconds \(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)")
+case "encode-spool", "encode-spool-sorted", "encode-spool-stream", "encode-foundation", "encode-foundation-sorted":
+    guard arguments.count == 4 else { fail("usage: spool-bench \(mode) CATALOG OUT", code: 64) }
+    do { try encodeCatalog(mode: mode, catalog: path, output: arguments[3]) } catch { fail("\(mode): \(error)", code: 1) }
+case "lines", "lines-foundation":
+    guard arguments.count == 4, let megabytes = Double(arguments[3]) else { fail("usage: spool-bench \(mode) OUT MEGABYTES", code: 64) }
+    do {
+        if mode == "lines" {
+            try writeLinesWithSpool(to: path, megabytes: megabytes)
+        } else {
+            try writeLinesWithFoundation(to: path, megabytes: megabytes)
+        }
+    } catch {
+        fail("\(mode): \(error)", code: 1)
     }
 default:
     fail("unknown mode \(mode)", code: 64)

@@ -1,0 +1,60 @@
+extension JSONWriter {
+    /// The writer's state between two values, to go back to when encoding a value fails.
+    struct Checkpoint {
+        var count: Int
+        var bytesFlushed: Int
+        var depth: Int
+        var frame: Frame
+        var members: Int
+        var rawKeys: Int
+        var openSortedObjects: Int
+    }
+
+    /// Where the writer is now.
+    @inline(__always)
+    func checkpoint() -> Checkpoint {
+        Checkpoint(
+            count: count, bytesFlushed: bytesFlushed, depth: outer.count, frame: current, members: members.count,
+            rawKeys: rawKeys.count, openSortedObjects: openSortedObjects)
+    }
+
+    /// Goes back to `checkpoint`, dropping what was written since, if none of it has been
+    /// flushed; otherwise blocks the writer, whose output now ends inside a value.
+    /// - Returns: whether the writer went back.
+    @discardableResult
+    func rewind(to checkpoint: Checkpoint, reason: @autoclosure () -> String) -> Bool {
+        guard blocked == nil, bytesFlushed == checkpoint.bytesFlushed, outer.count >= checkpoint.depth,
+            members.count >= checkpoint.members, rawKeys.count >= checkpoint.rawKeys
+        else {
+            if blocked == nil {
+                blocked = WriteError(
+                    code: .closed,
+                    message: "the output ends inside a value that could not be written (\(reason())); nothing more can be written")
+            }
+            return false
+        }
+        count = checkpoint.count
+        outer.removeSubrange(checkpoint.depth...)
+        current = checkpoint.frame
+        members.removeSubrange(checkpoint.members...)
+        rawKeys.removeSubrange(checkpoint.rawKeys...)
+        openSortedObjects = checkpoint.openSortedObjects
+        return true
+    }
+}
+
+extension JSONWriter {
+    /// A short account of why a value failed, for the error of a writer blocked by it: an
+    /// `EncodingError`'s description without the value (which may be a whole model).
+    static func summary(of error: any Error) -> String {
+        let text: String
+        switch error {
+        case EncodingError.invalidValue(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            text = path.isEmpty ? context.debugDescription : "\(context.debugDescription) at \(path)"
+        default:
+            text = "\(error)"
+        }
+        return text.count > 200 ? String(text.prefix(197)) + "..." : text
+    }
+}

@@ -1,0 +1,60 @@
+extension JSONWriter {
+    /// How a ``JSONWriter`` lays its output out.
+    ///
+    /// ```swift
+    /// JSONWriter.Format.compact               // {"name":"Sigur Rós","members":[1,2]}
+    /// JSONWriter.Format.pretty()              // JSONEncoder's .prettyPrinted layout
+    /// JSONWriter.Format.lines                 // one compact value per line (JSON Lines)
+    /// JSONWriter.Format(.compact, escapesSlashes: false)
+    /// ```
+    public struct Format: Hashable, Sendable {
+        /// Where whitespace goes.
+        public enum Layout: Hashable, Sendable {
+            /// No whitespace at all, and exactly one top-level value.
+            case compact
+            /// `JSONEncoder`'s `.prettyPrinted` layout: each element and member on its own line,
+            /// indented by `indent` spaces per level (`JSONEncoder` uses 2), `"key" : value`,
+            /// and empty containers as an opening and a closing bracket with an empty line
+            /// between them. Exactly one top-level value. The width is clamped to 0...32.
+            case pretty(indent: Int)
+            /// JSON Lines (NDJSON): any number of top-level values, each compact and followed
+            /// by a line feed.
+            case lines
+        }
+
+        /// Where whitespace goes.
+        public var layout: Layout
+        /// Whether `/` is written as `\/`, as `JSONEncoder` does unless told
+        /// `.withoutEscapingSlashes` (so the output can sit inside an HTML `<script>`).
+        /// Default `true`.
+        public var escapesSlashes: Bool
+
+        /// A format with `layout`, escaping slashes unless told otherwise.
+        public init(_ layout: Layout = .compact, escapesSlashes: Bool = true) {
+            self.layout = layout
+            self.escapesSlashes = escapesSlashes
+        }
+
+        /// No whitespace, one top-level value.
+        public static let compact = Format(.compact)
+
+        /// One compact value per line (JSON Lines / NDJSON).
+        public static let lines = Format(.lines)
+
+        /// `JSONEncoder`'s `.prettyPrinted` layout, with `indent` spaces per level.
+        public static func pretty(indent: Int = 2) -> Format { Format(.pretty(indent: indent)) }
+
+        /// Spaces per nesting level; 0 unless pretty.
+        var indentWidth: Int {
+            if case .pretty(let indent) = layout { return min(max(indent, 0), 32) }
+            return 0
+        }
+
+        var isPretty: Bool {
+            if case .pretty = layout { return true }
+            return false
+        }
+
+        var isLines: Bool { layout == .lines }
+    }
+}

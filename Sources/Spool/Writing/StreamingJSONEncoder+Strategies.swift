@@ -1,0 +1,117 @@
+import Foundation  // DateFormatter is not in FoundationEssentials
+
+// The options carry Foundation's names, so `JSONEncoder` code switches by one word.
+
+extension StreamingJSONEncoder {
+    /// How the output of ``StreamingJSONEncoder/encode(_:)`` is laid out, and how keys are ordered.
+    public struct OutputFormatting: OptionSet, Hashable, Sendable {
+        /// The option bits.
+        public let rawValue: UInt
+
+        /// Options from their bits.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+
+        /// `JSONEncoder`'s indented layout (2 spaces, `"key" : value`).
+        public static let prettyPrinted = OutputFormatting(rawValue: 1 << 0)
+        /// Object members in the order of their keys' UTF-8 bytes, as `JSONEncoder` sorts them.
+        /// Each object's members are held until it ends (as byte ranges, not a tree).
+        public static let sortedKeys = OutputFormatting(rawValue: 1 << 1)
+        /// `/` written as is, rather than as `\/`.
+        public static let withoutEscapingSlashes = OutputFormatting(rawValue: 1 << 3)
+    }
+
+    /// How a model's coding keys become the JSON object's keys.
+    public enum KeyEncodingStrategy: Sendable {
+        /// The keys as they are.
+        case useDefaultKeys
+        /// `camelCase` keys become `snake_case` as `JSONEncoder` converts them: words split where
+        /// lowercase turns uppercase, and before the last capital of a run of capitals
+        /// (`myURLKey` → `my_url_key`, `HTTPServer` → `h_ttp_server`), leading and trailing
+        /// underscores kept. The keys of `String`-keyed dictionaries are left alone.
+        case convertToSnakeCase
+        /// Your function maps the coding path, ending in the model's key, to the key to write.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How a `Date` is written.
+    public enum DateEncodingStrategy: Sendable {
+        /// `Date`'s own `Encodable` conformance: seconds since 2001-01-01 as a number.
+        case deferredToDate
+        /// Seconds since 1970-01-01T00:00:00Z, as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01T00:00:00Z, as a number.
+        case millisecondsSince1970
+        /// An ISO 8601 date-time string in UTC without fractional seconds
+        /// (`2016-05-17T22:43:04Z`), as `JSONEncoder` writes it.
+        case iso8601
+        /// A string made by the formatter.
+        case formatted(DateFormatter)
+        /// Your function writes the date through the encoder it is given; writing nothing
+        /// gives `{}`, as with `JSONEncoder`.
+        case custom(@Sendable (_ date: Date, _ encoder: any Encoder) throws -> Void)
+    }
+
+    /// How `Data` is written.
+    public enum DataEncodingStrategy: Sendable {
+        /// `Data`'s own `Encodable` conformance: an array of byte values.
+        case deferredToData
+        /// A Base64 string.
+        case base64
+        /// Your function writes the data through the encoder it is given; writing nothing
+        /// gives `{}`.
+        case custom(@Sendable (_ data: Data, _ encoder: any Encoder) throws -> Void)
+    }
+
+    /// How the non-numbers infinity and NaN are written, which JSON cannot hold as numbers.
+    public enum NonConformingFloatEncodingStrategy: Sendable {
+        /// Refuse them: `EncodingError.invalidValue` with the coding path.
+        case `throw`
+        /// Write these strings for positive infinity, negative infinity and NaN.
+        case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+}
+
+extension StreamingJSONEncoder.KeyEncodingStrategy {
+    /// `camelCase` to `snake_case` with `JSONEncoder`'s rule: the first character never starts a
+    /// word; a word starts at each capital (Unicode categories Lu and Lt) that a lowercase letter
+    /// (Ll) follows, and a run of capitals followed by lowercase is one word up to its last
+    /// capital; the words are lowercased and joined by `_`.
+    static func snakeCase(fromCamelCase key: String) -> String {
+        let scalars = Array(key.unicodeScalars)
+        guard scalars.count > 1 else { return key.lowercased() }
+        func isUpper(_ scalar: Unicode.Scalar) -> Bool {
+            let category = scalar.properties.generalCategory
+            return category == .uppercaseLetter || category == .titlecaseLetter
+        }
+        func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .lowercaseLetter }
+
+        var words: [Range<Int>] = []
+        var wordStart = 0
+        var searchStart = 1
+        while let upper = scalars[searchStart...].firstIndex(where: isUpper) {
+            words.append(wordStart..<upper)
+            guard let lower = scalars[upper...].firstIndex(where: isLower) else {
+                wordStart = upper
+                searchStart = scalars.count
+                break
+            }
+            if lower == upper + 1 {
+                wordStart = upper
+            } else {
+                words.append(upper..<(lower - 1))
+                wordStart = lower - 1
+            }
+            searchStart = lower + 1
+            if searchStart >= scalars.count { break }
+        }
+        words.append(wordStart..<scalars.count)
+        var result = ""
+        for (position, word) in words.enumerated() {
+            if position > 0 { result += "_" }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[word])
+            result += String(text).lowercased()
+        }
+        return result
+    }
+}

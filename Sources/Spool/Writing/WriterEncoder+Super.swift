@@ -1,0 +1,49 @@
+extension WriterEncoder {
+    /// An encoder for `superEncoder()` or `superEncoder(forKey:)` of the container of level
+    /// `id`: it writes into a small buffer of its own, placed into this writer when the
+    /// container ends (keyed) or before its next element (unkeyed). `key` is nil in an unkeyed
+    /// container.
+    func superEncoder(forLevel id: Int, key: (any CodingKey)?) -> any Encoder {
+        do {
+            try enter(id)
+        } catch {
+            return FailingEncoder(error: error, codingPath: path(ofLevel: id))
+        }
+        let top = levels.count - 1
+        let pending = levels[top].supers?.count ?? 0
+        let pathKey: any CodingKey = key ?? IndexCodingKey(index: levels[top].count + pending)
+        let layout: JSONWriter.Format.Layout = writer.lines ? .compact : writer.format.layout
+        let sideWriter = JSONWriter(
+            output: .memory, format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes), initialCapacity: 256)
+        // Its top level sits inside this container, so pretty output indents to match.
+        sideWriter.baseLevel = writer.baseLevel + writer.outer.count
+        let side = WriterEncoder(writer: sideWriter, configuration: configuration, basePath: path(through: top) + [pathKey])
+        side.push(Level(id: side.nextID, state: .empty, isFrame: true, key: .none))
+        side.nextID &+= 1
+        let jsonKey = key.map { self.jsonKey($0) }
+        levels[top].supers = (levels[top].supers ?? []) + [PendingSuper(encoder: side, key: jsonKey)]
+        return side
+    }
+
+    /// Writes the values of waiting super encoders into the container on top.
+    func place(_ supers: [PendingSuper]) throws {
+        for pending in supers {
+            let bytes = try pending.encoder.finishAsSuper()
+            if let key = pending.key {
+                try writer.key(key)
+                try writer.appendEncodedValue(bytes)
+            } else {
+                try writer.appendEncodedValue(bytes)
+                countElement()
+            }
+        }
+    }
+
+    /// Ends a super encoder: closes what it left open (`{}` when it encoded nothing), makes
+    /// later use throw, and returns its bytes.
+    func finishAsSuper() throws -> [UInt8] {
+        while !levels.isEmpty { try closeTop() }
+        writer.blocked = WriteError(code: .closed, message: "a superEncoder() was used after the container it came from ended")
+        return writer.bytes
+    }
+}

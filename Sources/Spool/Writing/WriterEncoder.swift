@@ -1,0 +1,424 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `Encoder` behind ``StreamingJSONEncoder``: one object serves every nesting level of a
+/// value, writing into a ``JSONWriter`` as `encode(to:)` calls arrive.
+///
+/// It keeps a stack of levels: one per `encode(to:)` in progress (a *frame*: the slot a value
+/// fills) and one per nested container opened inside it. Containers remember their level's id;
+/// a write through a container whose level is below the top first ends the nested containers
+/// above it (they are done: their parent has moved on). A container whose level has ended
+/// throws on use.
+final class WriterEncoder: Encoder, SingleValueEncodingContainer {
+    /// The coding key under which a level's value sits.
+    enum PathKey {
+        case none
+        case key(any CodingKey)
+        case index(Int)
+
+        var codingKey: (any CodingKey)? {
+            switch self {
+            case .none: return nil
+            case .key(let key): return key
+            case .index(let index): return IndexCodingKey(index: index)
+            }
+        }
+    }
+
+    struct Level {
+        enum State: UInt8 { case empty, keyed, unkeyed, single }
+        var id: Int
+        var state: State
+        /// The slot of an `encode(to:)` call, rather than a nested container.
+        var isFrame: Bool
+        var key: PathKey
+        /// Elements of an unkeyed container.
+        var count = 0
+        /// Super encoders to place when this container ends (keyed) or before its next element
+        /// (unkeyed).
+        var supers: [PendingSuper]?
+
+        init(id: Int, state: State, isFrame: Bool, key: PathKey) {
+            self.id = id
+            self.state = state
+            self.isFrame = isFrame
+            self.key = key
+        }
+    }
+
+    /// A `superEncoder()` waiting to be placed: its own encoder and writer, and the key to write
+    /// it under (none in an unkeyed container).
+    struct PendingSuper {
+        var encoder: WriterEncoder
+        var key: String?
+    }
+
+    enum KeyMode {
+        case plain, snakeCase
+        case custom(@Sendable ([any CodingKey]) -> any CodingKey)
+    }
+
+    let writer: JSONWriter
+    let configuration: StreamingJSONEncoder.Configuration
+    let sortsKeys: Bool
+    let keyMode: KeyMode
+    /// The path to this encoder's top level: empty, except for a super encoder.
+    let basePath: [any CodingKey]
+
+    @exclusivity(unchecked) var levels: [Level] = []
+    /// The id of `levels.last`, or 0.
+    @exclusivity(unchecked) var topID = 0
+    @exclusivity(unchecked) var nextID = 1
+    @exclusivity(unchecked) var snakeCaseKeys: [String: String] = [:]
+    private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
+
+    init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
+        self.writer = writer
+        self.configuration = configuration
+        self.basePath = basePath
+        sortsKeys = configuration.outputFormatting.contains(.sortedKeys)
+        switch configuration.keyEncodingStrategy {
+        case .useDefaultKeys: keyMode = .plain
+        case .convertToSnakeCase: keyMode = .snakeCase
+        case .custom(let convert): keyMode = .custom(convert)
+        }
+    }
+
+    // MARK: - Encoder
+
+    var codingPath: [any CodingKey] {
+        guard let frame = levels.lastIndex(where: { $0.isFrame }) else { return basePath }
+        return path(through: frame)
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { userInfoValues }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        guard let frame = levels.lastIndex(where: { $0.isFrame }) else {
+            let error: any Error = writer.blocked.map { $0 as any Error } ?? misuse("container(keyedBy:) with no value being encoded")
+            return KeyedEncodingContainer(FailingContainer(error: error, codingPath: basePath))
+        }
+        switch levels[frame].state {
+        case .keyed:
+            // Asked again (a superclass sharing the encoder): the same object continues.
+            return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
+        case .empty:
+            do {
+                try writer.openContainer(.object, sorted: sortsKeys)
+            } catch {
+                return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
+            }
+            levels[frame].state = .keyed
+            return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
+        case .unkeyed, .single:
+            let error = misuse(
+                "container(keyedBy:) for a value that already encoded \(levels[frame].state == .unkeyed ? "an unkeyed container" : "a single value")",
+                at: path(through: frame))
+            return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
+        }
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        guard let frame = levels.lastIndex(where: { $0.isFrame }) else {
+            let error: any Error = writer.blocked.map { $0 as any Error } ?? misuse("unkeyedContainer() with no value being encoded")
+            return FailingContainer<IndexCodingKey>(error: error, codingPath: basePath)
+        }
+        switch levels[frame].state {
+        case .unkeyed:
+            return UnkeyedContainer(encoder: self, id: levels[frame].id)
+        case .empty:
+            do {
+                try writer.openContainer(.array, sorted: false)
+            } catch {
+                return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
+            }
+            levels[frame].state = .unkeyed
+            return UnkeyedContainer(encoder: self, id: levels[frame].id)
+        case .keyed, .single:
+            let error = misuse(
+                "unkeyedContainer() for a value that already encoded \(levels[frame].state == .keyed ? "a keyed container" : "a single value")",
+                at: path(through: frame))
+            return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
+        }
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    // MARK: - Values
+
+    /// Encodes `value` into the writer's current slot. At the writer's top level, a value that
+    /// encodes nothing is an error (as in `JSONEncoder`); deeper, it is `{}`. On failure the
+    /// writer goes back to where it was, when it can.
+    func encodeRoot<T: Encodable>(_ value: T) throws {
+        let mark = writer.checkpoint()
+        do {
+            if try !encodeSpecial(value, key: .none) {
+                try encodeFrame(key: .none, root: writer.depth == 0 ? value : nil) { try value.encode(to: self) }
+            }
+        } catch {
+            levels.removeAll(keepingCapacity: true)
+            topID = 0
+            writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
+            throw error
+        }
+    }
+
+    /// Encodes `value` into the slot due now (after its key, as an element, or a single value).
+    @inline(__always)
+    func encodeValue<T: Encodable>(_ value: T, key: PathKey) throws {
+        if try encodeSpecial(value, key: key) { return }
+        try encodeFrame(key: key, root: nil) { try value.encode(to: self) }
+    }
+
+    /// Writes `key` and `value` as a member of the object on top; on failure the writer goes
+    /// back to before the key.
+    func encodeMember<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
+        let mark = writer.checkpoint()
+        do {
+            try writer.key(jsonKey(key))
+            try encodeValue(value, key: .key(key))
+        } catch {
+            writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
+            throw error
+        }
+    }
+
+    /// Runs `body` (an `encode(to:)` or a strategy's closure) for a new frame, then ends
+    /// whatever it opened; a frame that wrote nothing is `{}`, or an error at the top level
+    /// (where `root` is the value).
+    func encodeFrame(key: PathKey, root: Any?, _ body: () throws -> Void) throws {
+        let depth = levels.count
+        push(Level(id: nextID, state: .empty, isFrame: true, key: key))
+        nextID &+= 1
+        do {
+            try body()
+            if let root, levels.count > depth, levels[depth].state == .empty {
+                throw EncodingError.invalidValue(
+                    root, EncodingError.Context(codingPath: basePath, debugDescription: "Top-level \(type(of: root)) did not encode any values."))
+            }
+            while levels.count > depth { try closeTop() }
+        } catch {
+            levels.removeSubrange(min(depth, levels.count)...)
+            topID = levels.last?.id ?? 0
+            throw error
+        }
+    }
+
+    /// Types `JSONEncoder` writes itself rather than through their `encode(to:)`: dates, data,
+    /// URLs and decimals by the strategies; and, as shortcuts, the common scalars.
+    /// - Returns: whether `value` was one of them (and is written).
+    @inline(__always)
+    func encodeSpecial<T: Encodable>(_ value: T, key: PathKey) throws -> Bool {
+        if T.self == String.self, let string = value as? String {
+            try writer.string(string)
+        } else if T.self == Int.self, let integer = value as? Int {
+            try writer.number(integer)
+        } else if T.self == Double.self, let double = value as? Double {
+            try encodeFloat(double, key: key)
+        } else if T.self == Bool.self, let bool = value as? Bool {
+            try writer.bool(bool)
+        } else if T.self == Date.self, let date = value as? Date {
+            try encodeDate(date, key: key)
+        } else if T.self == Data.self, let data = value as? Data {
+            try encodeData(data, key: key)
+        } else if T.self == URL.self, let url = value as? URL {
+            try writer.string(url.absoluteString)
+        } else if T.self == Decimal.self, let decimal = value as? Decimal {
+            guard !decimal.isNaN else {
+                throw EncodingError.invalidValue(
+                    decimal, EncodingError.Context(codingPath: path(adding: key), debugDescription: "Unable to encode Decimal.nan directly in JSON."))
+            }
+            try writer.number(decimal)
+        } else if case .plain = keyMode {
+            return false
+        } else if let dictionary = value as? any EncodableStringKeyedDictionary {
+            // JSONEncoder leaves the keys of [String: T] alone under a key strategy.
+            try encodeFrame(key: key, root: nil) { try dictionary.encodeMembers(to: self) }
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Writes a `Double`, or applies the non-conforming float strategy.
+    @inline(__always)
+    func encodeFloat(_ value: Double, key: PathKey) throws {
+        if value.isFinite {
+            try writer.number(value)
+        } else {
+            try writer.string(nonConformingText(value, key: key))
+        }
+    }
+
+    /// Writes a `Float`, or applies the non-conforming float strategy.
+    @inline(__always)
+    func encodeFloat(_ value: Float, key: PathKey) throws {
+        if value.isFinite {
+            try writer.number(value)
+        } else {
+            try writer.string(nonConformingText(value, key: key))
+        }
+    }
+
+    /// The string the strategy writes for infinity or NaN.
+    /// - Throws: `EncodingError.invalidValue` under `.throw`.
+    func nonConformingText<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, key: PathKey) throws -> String {
+        guard case .convertToString(let positiveInfinity, let negativeInfinity, let nan) = configuration.nonConformingFloatEncodingStrategy else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: path(adding: key), debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+        }
+        if value.isNaN { return nan }
+        return value > 0 ? positiveInfinity : negativeInfinity
+    }
+
+    func encodeDate(_ date: Date, key: PathKey) throws {
+        switch configuration.dateEncodingStrategy {
+        case .deferredToDate:
+            try encodeFrame(key: key, root: nil) { try date.encode(to: self) }
+        case .secondsSince1970:
+            try encodeTimestamp(date.timeIntervalSince1970, date: date, key: key)
+        case .millisecondsSince1970:
+            try encodeTimestamp(1000.0 * date.timeIntervalSince1970, date: date, key: key)
+        case .iso8601:
+            try writer.string(date.formatted(.iso8601))
+        case .formatted(let formatter):
+            try writer.string(formatter.string(from: date))
+        case .custom(let closure):
+            try encodeFrame(key: key, root: nil) { try closure(date, self) }
+        }
+    }
+
+    private func encodeTimestamp(_ seconds: Double, date: Date, key: PathKey) throws {
+        guard seconds.isFinite else {
+            throw EncodingError.invalidValue(
+                date, EncodingError.Context(codingPath: path(adding: key), debugDescription: "Unable to encode Double.\(seconds) directly in JSON."))
+        }
+        try writer.number(seconds)
+    }
+
+    func encodeData(_ data: Data, key: PathKey) throws {
+        switch configuration.dataEncodingStrategy {
+        case .deferredToData:
+            try encodeFrame(key: key, root: nil) { try data.encode(to: self) }
+        case .base64:
+            try writer.string(data.base64EncodedString())
+        case .custom(let closure):
+            try encodeFrame(key: key, root: nil) { try closure(data, self) }
+        }
+    }
+
+    // MARK: - Keys
+
+    /// The JSON key for `key`, by the key strategy, for a member of the container on top.
+    @inline(__always)
+    func jsonKey<Key: CodingKey>(_ key: Key) -> String {
+        switch keyMode {
+        case .plain:
+            return key.stringValue
+        case .snakeCase:
+            let name = key.stringValue
+            if let converted = snakeCaseKeys[name] { return converted }
+            let converted = StreamingJSONEncoder.KeyEncodingStrategy.snakeCase(fromCamelCase: name)
+            snakeCaseKeys[name] = converted
+            return converted
+        case .custom(let convert):
+            return convert(path(through: levels.count - 1) + [key]).stringValue
+        }
+    }
+
+    // MARK: - Levels
+
+    @inline(__always)
+    func push(_ level: Level) {
+        levels.append(level)
+        topID = level.id
+    }
+
+    /// Makes the container with level `id` the one written to: ends the nested containers
+    /// above it.
+    /// - Throws: `EncodingError.invalidValue` when that container has ended.
+    @inline(__always)
+    func enter(_ id: Int) throws {
+        if topID == id { return }
+        try enterSlowPath(id)
+    }
+
+    @inline(never)
+    private func enterSlowPath(_ id: Int) throws {
+        guard let index = levels.lastIndex(where: { $0.id == id }) else {
+            throw misuse(
+                "a container was used after it ended: the value it belongs to is written, or its parent has written past it "
+                    + "(StreamingJSONEncoder writes in order)")
+        }
+        while levels.count > index + 1 {
+            guard !levels[levels.count - 1].isFrame else {
+                throw misuse("a container of an enclosing value was used while a nested value was being encoded", at: codingPath)
+            }
+            try closeTop()
+        }
+    }
+
+    /// Ends the level on top: places its super encoders, closes its container (a frame that
+    /// wrote nothing becomes `{}`), and pops it.
+    func closeTop() throws {
+        guard let level = levels.last else { return }
+        if let supers = level.supers {
+            levels[levels.count - 1].supers = nil
+            try place(supers)
+        }
+        switch level.state {
+        case .keyed: try writer.closeContainer(.object)
+        case .unkeyed: try writer.closeContainer(.array)
+        case .single: break
+        case .empty:
+            try writer.openContainer(.object, sorted: false)
+            try writer.closeContainer(.object)
+        }
+        levels.removeLast()
+        topID = levels.last?.id ?? 0
+    }
+
+    /// The coding path to the value of `levels[index]`.
+    func path(through index: Int) -> [any CodingKey] {
+        var path = basePath
+        var position = 0
+        while position <= index && position < levels.count {
+            if let key = levels[position].key.codingKey { path.append(key) }
+            position += 1
+        }
+        return path
+    }
+
+    /// The coding path to the top level's value, then `key`.
+    func path(adding key: PathKey) -> [any CodingKey] {
+        var path = path(through: levels.count - 1)
+        if let key = key.codingKey { path.append(key) }
+        return path
+    }
+
+    func misuse(_ message: String, at codingPath: [any CodingKey]? = nil) -> EncodingError {
+        EncodingError.invalidValue(message, EncodingError.Context(codingPath: codingPath ?? self.codingPath, debugDescription: message))
+    }
+}
+
+/// The coding key of an array element, as `JSONEncoder` names it in coding paths (`Index 3`).
+struct IndexCodingKey: CodingKey {
+    let index: Int
+    init(index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { index = intValue }
+    var stringValue: String { "Index \(index)" }
+    var intValue: Int? { index }
+}
+
+/// A coding key with a string name: `super`, a dictionary's key.
+struct NamedCodingKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = "\(intValue)" }
+    var intValue: Int? { nil }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import Spool
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("JSONWriter output")
+struct JSONWriterOutputTests {
+    func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("spool-writer-\(getpid())-\(name)").path
+    }
+
+    @Test func aFileIsCreatedTruncatedAndClosedByFinish() throws {
+        let path = temporaryPath("file.json")
+        defer { unlink(path) }
+        try Data(repeating: 0x41, count: 1000).write(to: URL(fileURLWithPath: path))
+        let writer = try JSONWriter(toFile: path, format: .pretty())
+        try writer.beginArray()
+        try writer.string("one")
+        try writer.endArray()
+        try writer.finish()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "[\n  \"one\"\n]")
+        #expect(writer.bytesWritten == 11)
+    }
+
+    @Test func aFileThatCannotBeOpenedThrowsWithItsErrno() throws {
+        let path = temporaryPath("missing-dir") + "/out.json"
+        let error = #expect(throws: WriteError.self) { try JSONWriter(toFile: path) }
+        #expect(error?.code == .output)
+        #expect(error?.errno == ENOENT)
+        #expect(error?.message == "cannot open '\(path)': No such file or directory (ENOENT)")
+    }
+
+    @Test func theCallerKeepsItsDescriptorOpen() throws {
+        let path = temporaryPath("fd.json")
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        let writer = JSONWriter(fileDescriptor: fd, format: .lines)
+        try writer.number(1)
+        try writer.finish()
+        #expect(write(fd, "after\n", 6) == 6)
+        close(fd)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "1\nafter\n")
+    }
+
+    @Test func aBadDescriptorThrowsEBADFAndKeepsThrowing() throws {
+        let writer = JSONWriter(fileDescriptor: 987_654)
+        try writer.string("lost?")
+        let error = #expect(throws: WriteError.self) { try writer.finish() }
+        #expect(error?.errno == EBADF)
+        #expect(error?.message == "cannot write to 'fd 987654': Bad file descriptor (EBADF)")
+        let again = #expect(throws: WriteError.self) { try writer.flush() }
+        #expect(again == error)
+        #expect(throws: WriteError.self) { try writer.null() }
+    }
+
+    @Test func aFullDiskThrowsENOSPC() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let writer = try JSONWriter(toFile: "/dev/full")
+        try writer.beginArray()
+        // The first 64 KiB go out while writing, and fail there.
+        let error = #expect(throws: WriteError.self) {
+            for index in 0..<100_000 { try writer.number(index) }
+        }
+        #expect(error?.errno == ENOSPC)
+        #expect(error?.message == "cannot write to '/dev/full': No space left on device (ENOSPC)")
+        #expect(throws: WriteError.self) { try writer.finish() }
+    }
+
+    @Test func aClosedPipeThrowsEPIPE() throws {
+        signal(SIGPIPE, SIG_IGN)  // otherwise the signal ends the process before write(2) returns
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        let writer = JSONWriter(fileDescriptor: ends[1])
+        try writer.string("nobody reads this")
+        let error = #expect(throws: WriteError.self) { try writer.finish() }
+        #expect(error?.errno == EPIPE)
+        #expect(error?.code == .output)
+    }
+
+    @Test func memoryStaysFlatWhileWritingMegabytes() throws {
+        let fd = open("/dev/null", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let writer = JSONWriter(fileDescriptor: fd, format: .lines)
+        for index in 0..<200_000 {
+            try writer.beginObject()
+            try writer.key("index")
+            try writer.number(index)
+            try writer.key("text")
+            try writer.string("a line of JSON Lines with a \"quote\"")
+            try writer.endObject()
+        }
+        try writer.finish()
+        #expect(writer.bytesWritten > 10_000_000)
+        #expect(writer.capacity == JSONWriter.flushSize)
+    }
+
+    @Test func aNonBlockingPipeIsWaitedForAndNothingIsLost() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let readEnd = ends[0]
+        let writeEnd = ends[1]
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        // A slow reader: the pipe fills, write(2) says EAGAIN, the writer polls.
+        let reader = Task.detached { () -> [UInt8] in
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                received.append(contentsOf: chunk[0..<count])
+                if received.count % 65_536 < 4096 { usleep(1000) }
+            }
+            close(readEnd)
+            return received
+        }
+        let writer = JSONWriter(fileDescriptor: writeEnd, format: .lines)
+        var expected: [UInt8] = []
+        for index in 0..<30_000 {
+            let text = "record \(index) " + String(repeating: "x", count: index % 50)
+            try writer.string(text)
+            expected += Array("\"\(text)\"\n".utf8)
+        }
+        try writer.finish()
+        close(writeEnd)
+        let received = await reader.value
+        #expect(received.count == expected.count)
+        #expect(received == expected)
+    }
+
+    @Test func standardOutputIsDescriptorOne() {
+        let writer = JSONWriter.standardOutput(format: .lines)
+        if case .descriptor(let fd, let name, let closes) = writer.output {
+            #expect(fd == 1)
+            #expect(name == "<stdout>")
+            #expect(!closes)
+        } else {
+            Issue.record("not a descriptor writer")
+        }
+    }
+}
