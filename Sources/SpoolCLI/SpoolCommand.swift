@@ -17,7 +17,9 @@ struct SpoolCommand: ParsableCommand {
             status is the input's (1).
             """,
         version: SpoolCommand.version,
-        subcommands: [BandsCommand.self, ItemsCommand.self, MembersCommand.self, CountCommand.self, ValidateCommand.self]
+        subcommands: [
+            BandsCommand.self, ItemsCommand.self, MembersCommand.self, CountCommand.self, ValidateCommand.self, FormatCommand.self,
+        ]
     )
 
     /// The version `spool --version` prints.

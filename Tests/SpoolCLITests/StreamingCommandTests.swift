@@ -136,6 +136,51 @@ struct StreamingCommandTests {
         #expect(members.stdout == "{\"key\":\"a\",\"value\":1}\n{\"key\":\"b\",\"value\":2}\n")
     }
 
+    @Test func fmtReformatsPrettyCompactOrAsLines() throws {
+        let input = Data(#"{"a":[1,2.50,{"b":null}],"c":"x/y\u00e9","d":{},"e":[]}"#.utf8)
+        let pretty = try Spool.run(["fmt"], stdin: input)
+        #expect(pretty.status == 0)
+        #expect(
+            pretty.stdout == """
+                {
+                  "a" : [
+                    1,
+                    2.50,
+                    {
+                      "b" : null
+                    }
+                  ],
+                  "c" : "x/yé",
+                  "d" : {
+
+                  },
+                  "e" : [
+
+                  ]
+                }
+
+                """)
+        let compact = try Spool.run(["fmt", "--compact"], stdin: input)
+        #expect(compact.stdout == #"{"a":[1,2.50,{"b":null}],"c":"x/yé","d":{},"e":[]}"# + "\n")
+        let four = try Spool.run(["fmt", "--indent", "4"], stdin: Data("[1]".utf8))
+        #expect(four.stdout == "[\n    1\n]\n")
+        let lines = try Spool.run(["fmt", "--ndjson"], stdin: Data("{\"a\": 1}\n\n[2, 3]\n".utf8))
+        #expect(lines.stdout == "{\"a\":1}\n[2,3]\n")
+        #expect(try Spool.run(["fmt", "--indent", "17"], stdin: input).status == 64)
+        let bad = try Spool.run(["fmt", "--compact"], stdin: Data("[1, 2,, 3]".utf8))
+        #expect(bad.status == 1)
+        #expect(bad.stdout.isEmpty || bad.stdout.hasPrefix("[1,2"))  // never a malformed token
+        #expect(bad.stderr.hasPrefix("<stdin>:1:7: error: expected a value, found ','"))
+    }
+
+    @Test func fmtOfTheSampleReadsBackToTheSameTokens() throws {
+        let compact = try Spool.run(["fmt", "--compact", "Examples/bands.json"])
+        let items = try Spool.run(["items", "--ndjson", "."], stdin: Data(compact.stdout.utf8))
+        #expect(items.stdout == compact.stdout)  // compact JSON is a fixed point of both
+        let again = try Spool.run(["fmt", "--compact"], stdin: Data(try Spool.run(["fmt"], stdin: Data(compact.stdout.utf8)).stdout.utf8))
+        #expect(again.stdout == compact.stdout)
+    }
+
     @Test func versionIsPrinted() throws {
         let run = try Spool.run(["--version"])
         #expect(run.status == 0)

@@ -19,18 +19,18 @@ struct ItemsCommand: ParsableCommand {
     @OptionGroup var progress: ProgressFlags
 
     func run() throws {
-        let output = StandardOutput()
+        let writer = JSONOutput.writer(.lines)
         do {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             let items = stream.elements(of: Extractor.self, at: keyPath)
             while let item = try items.next() {
-                try output.longLine { try item.writeCompactJSON(into: &$0, flushingAt: $1, $2) }
+                try writer.value(item)
             }
             try stream.finish()  // the rest of the input must be valid too
-            try output.flush()
+            try writer.finish()
         } catch {
-            throw output.finish(after: error, file: target.input.name, command: .items)
+            throw JSONOutput.finish(writer, after: error, file: target.input.name, command: .items)
         }
     }
 }

@@ -18,24 +18,23 @@ struct MembersCommand: ParsableCommand {
     @OptionGroup var progress: ProgressFlags
 
     func run() throws {
-        let output = StandardOutput()
+        let writer = JSONOutput.writer(.lines)
         do {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             let members = stream.members(of: Extractor.self, at: keyPath)
             while let (key, value) = try members.next() {
-                try output.longLine { line, threshold, flush in
-                    line.append(contentsOf: #"{"key":"#.utf8)
-                    JSONText.appendQuoted(key, to: &line)
-                    line.append(contentsOf: #","value":"#.utf8)
-                    try value.writeCompactJSON(into: &line, flushingAt: threshold, flush)
-                    line.append(UInt8(ascii: "}"))
-                }
+                try writer.beginObject()
+                try writer.key("key")
+                try writer.string(key)
+                try writer.key("value")
+                try writer.value(value)
+                try writer.endObject()
             }
             try stream.finish()  // the rest of the input must be valid too
-            try output.flush()
+            try writer.finish()
         } catch {
-            throw output.finish(after: error, file: target.input.name, command: .members)
+            throw JSONOutput.finish(writer, after: error, file: target.input.name, command: .members)
         }
     }
 }

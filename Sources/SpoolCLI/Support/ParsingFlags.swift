@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Spool
 
 /// The options every command that parses JSON shares.
@@ -104,10 +111,12 @@ struct InputFile {
     var name: String { path ?? "<stdin>" }
 
     /// A reader over the input, with a progress bar fed by it.
-    func reader(options: JSONParsingOptions, progress: ProgressFlags) throws(InputError) -> (JSONReader, ProgressBar) {
+    func reader(
+        options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool = false
+    ) throws(InputError) -> (JSONReader, ProgressBar) {
         let reader = try path.map { path throws(InputError) in try JSONReader(contentsOfFile: path, options: options) }
             ?? JSONReader.standardInput(options: options)
-        let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes, streamsOutput: false)
+        let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes, streamsOutput: streamsOutput)
         reader.onProgress = bar.update(bytesRead:)
         return (reader, bar)
     }
@@ -152,6 +161,10 @@ func report(_ error: any Error, file: String, command: Command = .other) -> Exit
         return SpoolExit.inputUnavailable
     case let error as OutputError:
         printToStandardError("spool: \(error)")
+        return SpoolExit.outputFailed
+    case let error as WriteError where error.code == .output || error.code == .closed:
+        if error.errno == EPIPE { exit(0) }  // the reader went away: stop quietly
+        printToStandardError("spool: \(error.errno.map { OutputError(code: $0).description } ?? error.message)")
         return SpoolExit.outputFailed
     case let error as JSONKeyPath.SyntaxError:
         printToStandardError("spool: \(error)")

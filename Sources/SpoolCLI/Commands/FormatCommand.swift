@@ -1,0 +1,50 @@
+import ArgumentParser
+import Spool
+
+/// `spool fmt [FILE]`: re-formats JSON in constant memory.
+struct FormatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fmt",
+        abstract: "Re-format JSON, pretty (--indent N) or --compact, in constant memory.",
+        discussion: """
+            Like jq . (which loads the whole document), token by token: numbers keep their \
+            exact text, strings are re-escaped, keys keep their order. With --ndjson, each \
+            top-level value is written on its own line (JSON Lines), compact.
+            """
+    )
+
+    @Argument(help: "The JSON input; '-' or absent for standard input.")
+    var file: String?
+
+    @Option(help: "Spaces per level of indentation (0 to 16).")
+    var indent = 2
+
+    @Flag(help: "Write compact JSON, without whitespace.")
+    var compact = false
+
+    @OptionGroup var parsing: ParsingFlags
+    @OptionGroup var progress: ProgressFlags
+
+    func validate() throws {
+        guard (0...16).contains(indent) else { throw ValidationError("--indent must be from 0 to 16") }
+    }
+
+    func run() throws {
+        let input = InputFile(file)
+        let layout: JSONWriter.Format.Layout = parsing.ndjson ? .lines : compact ? .compact : .pretty(indent: indent)
+        let writer = JSONOutput.writer(layout)
+        do {
+            let (reader, bar) = try input.reader(options: parsing.options, progress: progress, streamsOutput: true)
+            defer { bar.finish() }
+            try writer.copy(from: reader)
+            try writer.finish()
+            if !parsing.ndjson && writer.bytesWritten > 0 {
+                let output = StandardOutput()  // the line's end, after the writer's bytes
+                try output.line("")
+                try output.flush()
+            }
+        } catch {
+            throw JSONOutput.finish(writer, after: error, file: input.name)
+        }
+    }
+}
