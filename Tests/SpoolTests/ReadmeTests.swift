@@ -64,6 +64,40 @@ struct ReadmeTests {
         ])
     }
 
+    @Test func theWritingExampleWritesWhatItSays() throws {
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-readme-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
+
+        // From the README, verbatim:
+        struct Member: Codable {
+            let name: String
+            let birthDate: String
+        }
+
+        let encoder = StreamingJSONEncoder()   // was: JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let ringo = try encoder.encode(Member(name: "Ringo Starr", birthDate: "1940-07-07"))
+        print(String(decoding: ringo, as: UTF8.self))   // {"birth_date":"1940-07-07","name":"Ringo Starr"}
+
+        let members = (1...3).lazy.map { Member(name: "Member \($0)", birthDate: "1970-01-0\($0)") }
+        let writer = try JSONWriter(toFile: "members.jsonl", format: .lines)
+        try writer.writeLines(members, encoder: encoder)   // one line per element, as it comes
+        try writer.finish()
+
+        #expect(printed == [#"{"birth_date":"1940-07-07","name":"Ringo Starr"}"#])
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        #expect(ringo == (try foundation.encode(Member(name: "Ringo Starr", birthDate: "1940-07-07"))))
+        let written = try String(contentsOf: folder.appendingPathComponent("members.jsonl"), encoding: .utf8)
+        #expect(written == (1...3).map { #"{"birth_date":"1970-01-0\#($0)","name":"Member \#($0)"}"# + "\n" }.joined())
+    }
+
     @Test func theModelExampleDecodesTheSample() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
