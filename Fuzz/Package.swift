@@ -16,6 +16,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzz", dependencies: [spool], swiftSettings: settings),
         // JSONStream elements / count / members / remainder, background vs one thread vs reference.
         .executableTarget(name: "SpoolFuzzStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // decodeValue of JSONValue, collections and models vs a reference built from tokens.
+        .executableTarget(name: "SpoolFuzzDecode", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )
