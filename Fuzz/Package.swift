@@ -1,16 +1,23 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A libFuzzer target for Spool, kept out of the main package (it only links with
-// `--sanitize=fuzzer`). Build and run it as Fuzz/README.md says.
+// libFuzzer targets for Spool, kept out of the main package (they only link with
+// `--sanitize=fuzzer`). One executable per fuzz entry point, each with its own
+// `LLVMFuzzerTestOneInput`; FuzzSupport holds what the newer ones share (input flags, the
+// reference tree, reference number rules). Build and run them as Fuzz/README.md says.
+let spool = Target.Dependency.product(name: "Spool", package: "Spool")
+let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "SpoolFuzz",
     dependencies: [.package(name: "Spool", path: "..")],
     targets: [
-        .executableTarget(
-            name: "SpoolFuzz",
-            dependencies: [.product(name: "Spool", package: "Spool")],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        // Cursor, chunking, incremental input, validation and round trip.
+        .executableTarget(name: "SpoolFuzz", dependencies: [spool], swiftSettings: settings),
+        // JSONStream elements / count / members / remainder, background vs one thread vs reference.
+        .executableTarget(name: "SpoolFuzzStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // decodeValue of JSONValue, collections and models vs a reference built from tokens.
+        .executableTarget(name: "SpoolFuzzDecode", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )
