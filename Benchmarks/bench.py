@@ -121,6 +121,8 @@ def main():
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--decode", action="store_true",
                         help="compare whole-catalog decoding with JSONDecoder and JSONSerialization instead")
+    parser.add_argument("--codable", action="store_true",
+                        help="compare Codable decoding: StreamingJSONDecoder (whole and streamed) with JSONDecoder")
     parser.add_argument("--encode", action="store_true",
                         help="compare encoding (StreamingJSONEncoder, JSONEncoder) and JSON Lines writing instead")
     parser.add_argument("--lines-mb", type=int, default=1000,
@@ -148,7 +150,17 @@ def main():
             ("Spool JSONStream (models, dates)", lambda f: [bench, "stream", f]),
             ("JSONSerialization + extraction", lambda f: [bench, "jsonserialization", f]),
         ]
-    baseline = "vs JSONDecoder" if args.decode else "vs yajl"
+    if args.codable:
+        contenders = [
+            ("JSONDecoder whole (date strings)", lambda f: [bench, "jsondecoder", f]),
+            ("StreamingJSONDecoder whole (strings)", lambda f: [bench, "codable-decode", f]),
+            ("StreamingJSONDecoder stream (strings)", lambda f: [bench, "codable-stream", f]),
+            ("JSONDecoder whole (DateFormatter)", lambda f: [bench, "jsondecoder-dates", f]),
+            ("StreamingJSONDecoder whole (.pattern)", lambda f: [bench, "codable-decode-dates", f]),
+            ("StreamingJSONDecoder stream (.pattern)", lambda f: [bench, "codable-stream-dates", f]),
+            ("Spool JSONStream (operator models)", lambda f: [bench, "stream", f]),
+        ]
+    baseline = "vs JSONDecoder" if args.decode or args.codable else "vs yajl"
     print(f"{'size':>6}  {'contender':<36} {'median s':>9} {'MB/s':>7} {baseline:>14} {'peak RSS':>10}")
     for size in args.sizes:
         path = catalog(size)

@@ -55,3 +55,22 @@ enum ManualExtraction {
         return CodableCatalog(objects: bands, last_updated: lastUpdated)
     }
 }
+
+// The same catalog with parsed birth dates, for the Codable comparisons with dates.
+
+struct DatedMember: Codable {
+    let name: String
+    let birth_date: Date
+}
+
+struct DatedBand: Codable {
+    let name: String
+    let homepage: URL?
+    let active: CodableStatus
+    let members: [DatedMember]
+}
+
+struct DatedCatalog: Codable {
+    let objects: [DatedBand]
+    let last_updated: String
+}

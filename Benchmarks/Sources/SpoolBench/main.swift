@@ -19,6 +19,9 @@ import Darwin
 /// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(contentsOfFile:)`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
+/// - `codable-decode`, `codable-stream`: the same Codable structs with StreamingJSONDecoder,
+///   the whole catalog, or its bands streamed one at a time; `jsondecoder-dates`,
+///   `codable-decode-dates`, `codable-stream-dates`: with parsed birth dates (CodableBench.swift).
 /// - `gen-yajl-c OUT [N]`, `gen-yajl OUT [N]`, `gen-writer OUT [N]`: N small objects (default
 ///   1,000,000) written to OUT by yajl_gen from C, by yajl_gen driven from Swift, and by
 ///   JSONWriter (the measurement behind JSONWriter's design, WriterChoice.swift).
@@ -101,6 +104,13 @@ case "jsondecoder":
         print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
     } catch {
         fail("jsondecoder: \(error)", code: 1)
+    }
+case "codable-decode", "codable-stream", "jsondecoder-dates", "codable-decode-dates", "codable-stream-dates":
+    do {
+        let (bands, members) = try decodeCatalogCodable(mode: mode, path: path)
+        print("bands \(bands) members \(members)")
+    } catch {
+        fail("\(mode): \(error)", code: 1)
     }
 case "jsonserialization":
     do {

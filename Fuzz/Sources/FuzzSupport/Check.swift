@@ -28,10 +28,6 @@ public enum KnownOldBehaviour: String, CaseIterable, Sendable {
     case longDecimal = "Decimal beyond 38 significant digits decoded (rounded)"
     /// A whole number written with a fraction or exponent (`0e41`) not decoded as an integer.
     case wholeNumberNotInteger = "whole number with fraction/exponent rejected as an integer"
-    /// A key that occurs twice in an object resolved to its first occurrence (new: the last).
-    case duplicateKeyFirst = "duplicate key resolved to its first occurrence"
-    /// A duplicate key resolved to neither occurrence consistently (the lookup hint).
-    case duplicateKeyOther = "duplicate key resolved to another occurrence than the last"
     /// Bug: a stream's missing-key/missing-element error has no location when the container's
     /// start token has left the tape (small chunks), so the error depends on the chunk size.
     case missingKeyWithoutLocation = "BUG: stream's missing-key error loses its location in small chunks"

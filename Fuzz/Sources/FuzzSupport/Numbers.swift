@@ -119,7 +119,8 @@ public enum NumberType: String, CaseIterable, Sendable {
 /// The reference rules (the NEW number semantics):
 /// - integers: exactly the whole number the text denotes, when it fits (`1e2`, `0e41`, `-0`,
 ///   `2.50e1` included); plain integer texts must agree with Swift's `T(text)`;
-/// - `Double`/`Float`: `Double(text)`/`Float(text)` when finite; out of range: a type mismatch;
+/// - `Double`/`Float`: `Double(text)`/`Float(text)` when finite and not a non-zero number
+///   rounded to zero; out of range either way: a type mismatch;
 /// - `Decimal`: more than 38 significant digits: a type mismatch; otherwise exactly the value
 ///   (checked by formatting Spool's `Decimal` and parsing that back), or a type mismatch when
 ///   the text is extreme (the value outside Decimal's exponent range, more than 38 written
@@ -202,10 +203,16 @@ public final class NumberOracle {
         return result
     }
 
+    /// Whether the number text has a non-zero digit before its exponent.
+    static func isNonZero(_ text: String) -> Bool {
+        text.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }
+    }
+
     public func double(_ text: String) -> Converted<Double> {
         if let known = doubles[text] { return known }
         guard let swift = Double(text) else { fail("Double(text) is nil for the number text \(text)", input) }
-        let expected: Converted<Double> = swift.isFinite ? .value(swift) : .rejected
+        // Out of range either way (infinite, or a non-zero number that rounds to zero): refused.
+        let expected: Converted<Double> = swift.isFinite && !(swift == 0 && Self.isNonZero(text)) ? .value(swift) : .rejected
         let actual = spool(Double.self, text)
         if actual != expected {
             if actual == .value(swift) && !swift.isFinite {
@@ -221,7 +228,7 @@ public final class NumberOracle {
     public func float(_ text: String) -> Converted<Float> {
         if let known = floats[text] { return known }
         guard let swift = Float(text) else { fail("Float(text) is nil for the number text \(text)", input) }
-        let expected: Converted<Float> = swift.isFinite ? .value(swift) : .rejected
+        let expected: Converted<Float> = swift.isFinite && !(swift == 0 && Self.isNonZero(text)) ? .value(swift) : .rejected
         let actual = spool(Float.self, text)
         if actual != expected {
             if actual == .value(swift) && !swift.isFinite {

@@ -21,7 +21,7 @@ public indirect enum RefNode: Equatable {
 
     public var isNull: Bool { self == .null }
 
-    /// The value as a ``JSONValue``: with duplicate keys, the last one wins.
+    /// The value as a ``JSONValue``: with duplicate keys, the first one counts.
     public var jsonValue: JSONValue {
         switch self {
         case .null: return .null
@@ -31,7 +31,7 @@ public indirect enum RefNode: Equatable {
         case .array(let items, _): return .array(items.map(\.jsonValue))
         case .object(let members, _):
             var object: [String: JSONValue] = [:]
-            for member in members { object[member.key] = member.value.jsonValue }
+            for member in members where object[member.key] == nil { object[member.key] = member.value.jsonValue }
             return .object(object)
         }
     }

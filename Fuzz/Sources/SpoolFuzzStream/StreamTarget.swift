@@ -27,7 +27,9 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let oracle = NumberOracle(input: input)
     oracle.checkAll(reference.numberTexts)
 
-    let path = chosenPath(input.selector, root: reference.first)
+    // With several top-level values, a path is streamed in every value: the reference models
+    // the first value only, so such inputs stream the top-level values (the empty path).
+    let path = input.oneThread.allowsMultipleValues ? JSONKeyPath.root : chosenPath(input.selector, root: reference.first)
     let oneThread = StreamRun(input, path: path, options: input.oneThread)
     for chunkSize in [input.smallChunk, 64] {
         let background = StreamRun(input, path: path, options: input.options(chunkSize: chunkSize, inBackground: true))

@@ -1,0 +1,47 @@
+import Foundation
+import Spool
+
+/// Codable decoding of the band catalog: Foundation's `JSONDecoder` decoding it whole against
+/// Spool's `StreamingJSONDecoder` decoding it whole and streaming its bands one at a time, with
+/// the same `Codable` models; birth dates kept as strings, or parsed (`DateFormatter` for
+/// `JSONDecoder`, `.pattern` for Spool).
+func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, members: Int) {
+    switch mode {
+    case "codable-decode":
+        let catalog = try StreamingJSONDecoder().decode(CodableCatalog.self, fromContentsOfFile: path)
+        return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
+    case "codable-stream":
+        let bands = try JSONStream(contentsOfFile: path).elements(of: CodableBand.self, at: "objects", decoder: StreamingJSONDecoder())
+        var count = (bands: 0, members: 0)
+        while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
+        return count
+    case "jsondecoder-dates":
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .formatted(dayFormatter)
+        let catalog = try decoder.decode(DatedCatalog.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
+    case "codable-decode-dates":
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+        let catalog = try decoder.decode(DatedCatalog.self, fromContentsOfFile: path)
+        return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
+    case "codable-stream-dates":
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+        let bands = try JSONStream(contentsOfFile: path).elements(of: DatedBand.self, at: "objects", decoder: decoder)
+        var count = (bands: 0, members: 0)
+        while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
+        return count
+    default:
+        fail("unknown mode \(mode)", code: 64)
+    }
+}
+
+/// `yyyy-MM-dd` in UTC, as `JSONDecoder`'s `.formatted` strategy reads the birth dates.
+let dayFormatter: DateFormatter = {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter
+}()
