@@ -112,7 +112,7 @@ final class Tokenizer {
         Tokenizer.shouldParse(available: writer.window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart)
     }
 
-    /// The rule behind ``shouldParse`` (also ``BackgroundYajl``'s): parse `available` new bytes
+    /// The rule behind ``shouldParse`` (also ``BackgroundYajlPipeline``'s): parse `available` new bytes
     /// unless a token that began at `pendingStart` is unfinished and they are fewer than its own.
     static func shouldParse(available: Int, parsedEnd: Int, pendingStart: Int?) -> Bool {
         guard available > 0 else { return false }

@@ -90,7 +90,7 @@ final class YajlEventRecorder {
     final class State {
         /// Where events go: the batch being filled. Not retained, because the callbacks would
         /// otherwise retain and release it on every event; whoever sets it keeps it alive (the
-        /// batches live as long as their ``BackgroundParser``), see ``log``.
+        /// batches live as long as their ``BackgroundYajlPipeline``), see ``log``.
         private var target: Unmanaged<YajlEventLog>
         private var targetOwner: YajlEventLog
 

@@ -1,4 +1,6 @@
-/// Reads and parses on a background thread while the reader consumes tokens on its own.
+/// Reading, yajl and the tape writer on a background thread, for a reader that decodes models
+/// (``JSONReader/Work/models``: ``JSONStream``, whole-document decoding); the reader's thread
+/// appends the finished tokens to its tape.
 ///
 /// ```
 ///  background thread                         reader's thread
@@ -7,18 +9,19 @@
 ///                       empty batch tape)       + container patches               absolute numbering)
 /// ```
 ///
-/// Parsing costs about as much as yajl itself and a reader's work (pulling tokens, decoding
-/// models) comes on top; on two cores the two overlap. Memory stays bounded: at most three
-/// batches (up to two input chunks' tokens each) are in flight. This split suits a reader that
-/// decodes models (``JSONStream``, `decodeValue`): its own work is then the slower half, so
-/// all of parsing goes to the background. For a reader that only pulls tokens,
-/// ``BackgroundYajl`` leaves just yajl to the background.
+/// Why it exists: decoding models is the slower half of such a reader, so all of parsing goes to
+/// the other core. Moving the tape writer to the reader's thread (as ``BackgroundYajlPipeline``
+/// does) cost 20 % in a trial (commit b988ab6: `JSONStream` 0.57x -> 0.46x raw yajl); with it
+/// here, `JSONStream` decodes every band of the catalog at 0.56-0.61x / 0.47-0.50x /
+/// 0.56-0.59x raw yajl (10 MB / 100 MB / 1 GB), and whole-document decoding runs at 4x
+/// `JSONDecoder`.
 ///
-/// Everything the producer touches (tokenizer, source, the batch it fills) belongs to the
-/// background thread, and batches change hands only through the ``BatchRing``, which is why
+/// Memory stays bounded: at most three batches (up to two input chunks' tokens each) are in
+/// flight. Everything the producer touches (tokenizer, source, the batch it fills) belongs to
+/// the background thread, and batches change hands only through the ``BatchRing``, which is why
 /// this type is `@unchecked Sendable`. Errors travel with the batch that ends with them, so the
 /// reader sees every good token first, exactly as without a thread.
-final class BackgroundParser: @unchecked Sendable {
+final class BackgroundTapePipeline: Pipeline, @unchecked Sendable {
     /// One shipment of tokens.
     final class Batch {
         let tape = TokenTape(tokenCapacity: 2048, arenaCapacity: 16 * 1024)
@@ -40,20 +43,20 @@ final class BackgroundParser: @unchecked Sendable {
     private let batchChunks = 2
 
     // Consumer's.
+    /// The reader's tape.
+    private let tape: TokenTape
     private(set) var isFinished = false
     private(set) var bytesRead = 0
     private(set) var topLevelCount = 0
 
-    init(tokenizer: Tokenizer, source: any ByteSource, depth: Int = 3) {
-        self.tokenizer = tokenizer
+    /// Starts the background thread, which keeps this object alive until it has finished.
+    init(source: any ByteSource, options: JSONParsingOptions, tape: TokenTape, depth: Int = 3) {
+        tokenizer = Tokenizer(options: options, readingAheadFrom: source)
         self.source = source
+        self.tape = tape
         ring = BatchRing((0..<depth).map { _ in Batch() })
         tokenizer.writer.recordsLatePatches = true
-    }
-
-    /// Starts the background thread. It keeps this object alive until it has finished.
-    func start() {
-        ring.start { batch in self.fill(batch) }
+        ring.start { batch in self.produce(into: batch) }
     }
 
     /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
@@ -61,12 +64,19 @@ final class BackgroundParser: @unchecked Sendable {
         ring.cancel()
     }
 
+    var isInputFinished: Bool { isFinished }
+
+    var isInBackground: Bool { true }
+
+    /// Tokens are built on the other thread, where skipping them would save the reader nothing.
+    func skipTokens(_ skipping: Bool) {}
+
     // MARK: - Producer
 
     /// Parses into `batch` up to `batchChunks` chunks while the source fills whole chunks (a
     /// file); a short read (a pipe that has paused) ships at once, more while a long token is held
     /// back. Returns true once the input has ended.
-    private func fill(_ batch: Batch) -> Bool {
+    private func produce(into batch: Batch) -> Bool {
         let finished: Bool
         do {
             let read = try ring.readChunks(chunkSize: tokenizer.chunkSize, {
@@ -93,10 +103,10 @@ final class BackgroundParser: @unchecked Sendable {
 
     // MARK: - Consumer
 
-    /// Waits for the next batch and appends it to `tape` (after dropping tokens below `keep`).
-    /// Returns false once the last batch has been received. Throws the error a batch ends with,
-    /// after appending its tokens.
-    func receive(into tape: TokenTape, keepingTokensFrom keep: Int) throws -> Bool {
+    /// Waits for the next batch and appends it to the reader's tape (after dropping tokens below
+    /// `keep`). Returns false once the last batch has been received. Throws the error a batch
+    /// ends with, after appending its tokens.
+    func fill(keepingTokensFrom keep: Int) throws -> Bool {
         guard !isFinished else { return false }
         let batch = ring.take()
         tape.discard(below: keep)

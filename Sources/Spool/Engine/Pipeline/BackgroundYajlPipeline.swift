@@ -1,5 +1,5 @@
-/// Reads and runs yajl on a background thread while the reader's thread turns yajl's events
-/// into tokens and hands them out.
+/// Reading and yajl on a background thread, for a reader that pulls tokens
+/// (``JSONReader/Work/tokens``); the reader's thread turns yajl's events into tokens.
 ///
 /// ```
 ///  background thread                                reader's thread
@@ -8,25 +8,26 @@
 ///              place, length per event)   yajl's calls and their events       handlers ─▶ tape
 /// ```
 ///
-/// yajl is most of parsing's cost; on the background thread it runs with callbacks that only
-/// log events. The reader's tokenizer replays each call exactly as yajl made it (same bytes,
-/// same events, same status) through the handlers of live parsing, so tokens, checks, limits
-/// and errors are the same as parsing on one thread, whatever the chunking.
+/// Why it exists: with yajl and the tape writer on one thread, that thread was the cursor's
+/// bottleneck (yajl two thirds of it, the writer a quarter) while the reader's thread idled.
+/// With only yajl here (commit b988ab6, 100 MB catalog, 5-7 alternating runs) the cursor went
+/// from 0.75x to 0.81-0.85x raw yajl, and with its text from 0.74x to 0.81x; it runs at
+/// 0.78-0.83x / 0.82-0.84x raw yajl on the 100 MB / 1 GB catalogs.
+///
+/// The reader's tokenizer replays each call exactly as yajl made it (same bytes, same events,
+/// same status) through the handlers of live parsing, so tokens, checks, limits and errors are
+/// the same as parsing on one thread, whatever the chunking.
 ///
 /// The background thread decides the calls: as ``Tokenizer`` does, it hands strings over whole
 /// (``StringHoldBack``) and holds input back while another token is unfinished, so that yajl's
 /// re-lexing stays linear, and stops parsing at a form feed or vertical tab (outside comments)
-/// or at yajl's first error. After stopping it still
-/// reads, so that an error message can show the rest of its line.
-///
-/// This split suits a reader that does little with each token (pulling tokens, validating):
-/// yajl is then the slower half. ``BackgroundParser`` builds the tokens in the background
-/// too, for readers that decode models; ``JSONReader/BackgroundWork`` picks one.
+/// or at yajl's first error. After stopping it still reads, so that an error message can show
+/// the rest of its line.
 ///
 /// Everything the producer touches (recorder, source, the batch it fills) belongs to the
 /// background thread, and batches change hands only through the ``BatchRing``, which is why
 /// this type is `@unchecked Sendable`.
-final class BackgroundYajl: @unchecked Sendable {
+final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
     /// One shipment: bytes read and the calls made on them.
     final class Batch {
         /// The bytes read since the last batch, in order.
@@ -67,29 +68,33 @@ final class BackgroundYajl: @unchecked Sendable {
     private let batchEvents = 16_384
 
     // Consumer's.
-    private(set) var isFinished = false
+    /// The reader's tokenizer, which replays the calls.
+    private let tokenizer: Tokenizer
+    /// Whether the last batch has been taken.
+    private var lastBatchTaken = false
     /// Bytes of batches taken for an error's context, not yet handed to `readAhead(into:)`.
     private var spare: [UInt8] = []
     /// The batch being replayed, until it goes back to the producer.
     private var current: Batch?
 
-    init(source: any ByteSource, options: JSONParsingOptions, depth: Int = 3) {
+    /// Starts the background thread, which keeps this object alive until it has finished.
+    init(source: any ByteSource, options: JSONParsingOptions, tokenizer: Tokenizer, depth: Int = 3) {
         self.source = source
+        self.tokenizer = tokenizer
         recorder = YajlEventRecorder(options: options)
         allowsComments = options.allowsComments
         chunkSize = options.effectiveChunkSize
         maxStringLength = options.effectiveMaxStringLength
         window = InputWindow(capacity: chunkSize + 256)
         ring = BatchRing((0..<depth).map { _ in Batch() })
+        // An error's context comes from the batches after it (not from the source, which this
+        // thread no longer reads). Unowned: the tokenizer outlives this pipeline's use of it.
+        tokenizer.readAheadForContext = { [unowned self] buffer in self.readAhead(into: buffer) }
+        ring.start { batch in self.produce(into: batch) }
     }
 
     deinit {
         window.deallocate()
-    }
-
-    /// Starts the background thread. It keeps this object alive until it has finished.
-    func start() {
-        ring.start { batch in self.fill(batch) }
     }
 
     /// Asks the background thread to stop at its next step (see ``BatchRing/cancel()``).
@@ -102,7 +107,7 @@ final class BackgroundYajl: @unchecked Sendable {
     /// Reads into `batch` up to `batchChunks` chunks while the source fills whole chunks (a
     /// file) and the batch holds fewer than `batchEvents` events; a short read (a pipe that has
     /// paused) ships at once. Returns true once the input has ended.
-    private func fill(_ batch: Batch) -> Bool {
+    private func produce(into batch: Batch) -> Bool {
         recorder.state.log = batch.log
         let finished: Bool
         do {
@@ -190,11 +195,11 @@ final class BackgroundYajl: @unchecked Sendable {
 
     // MARK: - Consumer
 
-    /// Waits for the next batch and replays it into `tokenizer` (after dropping tokens below
-    /// `keep`). Returns false once the last batch has been received. Throws the first error:
-    /// the replay's, or the read error the batch ends with.
-    func receive(into tokenizer: Tokenizer, keepingTokensFrom keep: Int) throws -> Bool {
-        guard !isFinished else { return false }
+    /// Waits for the next batch and replays it into the reader's tokenizer (after dropping
+    /// tokens below `keep`). Returns false once the last batch has been received. Throws the
+    /// first error: the replay's, or the read error the batch ends with.
+    func fill(keepingTokensFrom keep: Int) throws -> Bool {
+        guard !lastBatchTaken else { return false }
         tokenizer.compact(keepingTokensFrom: keep)
         let batch = take()
         current = batch
@@ -210,7 +215,7 @@ final class BackgroundYajl: @unchecked Sendable {
     /// Bytes read after those of the batch being replayed, for an error message's context
     /// (``Tokenizer/readAheadForContext``): called only when that replay has failed.
     func readAhead(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        if spare.isEmpty && !isFinished {
+        if spare.isEmpty && !lastBatchTaken {
             // The replay has failed and its bytes are in the window: its batch can go back first,
             // keeping the ring's order, and the producer can go on reading.
             releaseCurrent()
@@ -227,9 +232,24 @@ final class BackgroundYajl: @unchecked Sendable {
         return count
     }
 
+    var bytesRead: Int { tokenizer.bytesReceived }
+
+    var isInputFinished: Bool {
+        tokenizer.isFinished || tokenizer.failure != nil
+    }
+
+    var isFinished: Bool { tokenizer.isFinished }
+
+    var topLevelCount: Int { tokenizer.writer.topLevelCount }
+
+    var isInBackground: Bool { true }
+
+    /// The replay records every token as before (it costs the reader's thread little next to yajl).
+    func skipTokens(_ skipping: Bool) {}
+
     private func take() -> Batch {
         let batch = ring.take()
-        isFinished = batch.isLast
+        lastBatchTaken = batch.isLast
         return batch
     }
 
