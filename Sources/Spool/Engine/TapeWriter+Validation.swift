@@ -1,4 +1,4 @@
-/// Lean callbacks for validating without recording tokens (``JSONReader/skipToEnd()``).
+/// Lean handlers for validating without recording tokens (``JSONReader/skipToEnd()``).
 ///
 /// They handle the common case, an event inside a container whose text is plain ASCII,
 /// verbatim in the current chunk (yajl hands such text as a pointer into it, so it had no
@@ -10,8 +10,9 @@ extension TapeWriter {
     /// The end of a string or key that needs no checks beyond yajl's, or nil when the full
     /// handler must look at it.
     @inline(__always)
-    private func leanStringEnd(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
-        guard let bytes, let content = plainTextContent(bytes, count: count) else { return nil }
+    private func leanStringEnd(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Int? {
+        let count = event.count
+        guard let bytes, let content = plainTextContent(event) else { return nil }
         if validatesUTF8 && !StringChecks.isASCII(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)) {
             return nil
         }
@@ -19,25 +20,25 @@ extension TapeWriter {
     }
 
     @inline(__always)
-    func validateString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let end = leanStringEnd(bytes, count: count) else { return fullString(bytes, count: count) }
+    func validateString(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        guard let end = leanStringEnd(event, text: bytes) else { return fullString(event, text: bytes) }
         containedValueDone(end: end)
         return true
     }
 
     @inline(__always)
-    func validateKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let end = leanStringEnd(bytes, count: count) else { return fullKey(bytes, count: count) }
+    func validateKey(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        guard let end = leanStringEnd(event, text: bytes) else { return fullKey(event, text: bytes) }
         noteKey(token: -1, sourceLow: scanPos, end: end)
         return true
     }
 
     @inline(__always)
-    func validateNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        if stack.count == 0 || finishing || count > maxNumberLength {
-            return fullNumber(bytes, count: count)
+    func validateNumber(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        if stack.count == 0 || finishing || event.count > maxNumberLength {
+            return fullNumber(event, text: bytes)
         }
-        guard let (_, end) = numberBounds(bytes, count: count) else { return false }
+        guard let (_, end) = numberBounds(event) else { return false }
         containedValueDone(end: end)
         return true
     }

@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// The receiving end of yajl's callbacks: turns each event into a ``RawToken`` on the tape.
+/// The one consumer of yajl's events (``YajlEvent``), whichever thread ran yajl: turns each
+/// into a ``RawToken`` on the tape.
 ///
 /// yajl reports where a token *ends* (`yajl_get_bytes_consumed`) but not where it starts, nor
 /// any line numbers. The writer derives each start from the token itself: a container is one
@@ -30,12 +31,6 @@ final class TapeWriter {
     let maxStringLength: Int
     let maxNumberLength: Int
 
-    /// The yajl handle, for `yajl_get_bytes_consumed`; set by ``YajlParser``.
-    @exclusivity(unchecked) var handle: OpaquePointer?
-    /// While replaying logged events (TapeWriter+Replay.swift), yajl's offset as logged for
-    /// the current event stands in for `yajl_get_bytes_consumed`.
-    @exclusivity(unchecked) var replaying = false
-    @exclusivity(unchecked) var replayedConsumed = 0
     /// When false, only keys go on the tape (enough for error paths): for validating fast.
     @exclusivity(unchecked) var recordsValues = true
 
@@ -168,24 +163,24 @@ final class TapeWriter {
     /// its source has escapes; nil (with `pendingError` set) when its source is longer than
     /// `maxStringLength`, checked before its text is copied or checked.
     @inline(__always)
-    func stringBounds(_ bytes: UnsafeRawPointer?, count: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
-        if let offset = chunkOffset(of: bytes) {
+    func stringBounds(_ event: YajlEvent) -> (start: Int, end: Int, hasEscapes: Bool)? {
+        if event.inChunk {
             // Verbatim in the chunk: the source between the quotes is exactly the text.
-            let content = chunkBase &+ offset
-            if count > maxStringLength {
+            let content = chunkBase &+ event.text
+            if event.count > maxStringLength {
                 failStringTooLong(at: content &- 1)
                 return nil
             }
-            return (content &- 1, content &+ count &+ 1, false)
+            return (content &- 1, content &+ event.count &+ 1, false)
         }
-        return stringBoundsFromEnd(decodedCount: count)
+        return stringBoundsFromEnd(decodedCount: event.count, consumed: event.consumed)
     }
 
-    /// ``stringBounds(_:count:)`` for a string that yajl decoded (it had escapes) or took from
-    /// its own buffer (it spanned chunks): found back from where the string ends.
+    /// ``stringBounds(_:)`` for a string that yajl decoded (it had escapes) or took from its
+    /// own buffer (it spanned chunks): found back from where the string ends.
     @inline(never)
-    private func stringBoundsFromEnd(decodedCount count: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
-        let end = tokenEnd(bytesConsumedByYajl)
+    private func stringBoundsFromEnd(decodedCount count: Int, consumed: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
+        let end = tokenEnd(consumed)
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return nil }
         if end &- start &- 2 > maxStringLength {
             failStringTooLong(at: start)
@@ -196,17 +191,17 @@ final class TapeWriter {
 
     /// A number's start and end.
     @inline(__always)
-    func numberBounds(_ bytes: UnsafeRawPointer?, count: Int) -> (start: Int, end: Int)? {
-        if let offset = chunkOffset(of: bytes) {
-            let start = chunkBase &+ offset
-            return (start, start &+ count)
+    func numberBounds(_ event: YajlEvent) -> (start: Int, end: Int)? {
+        if event.inChunk {
+            let start = chunkBase &+ event.text
+            return (start, start &+ event.count)
         }
-        return numberBoundsFromEnd(count: count)
+        return numberBoundsFromEnd(count: event.count, consumed: event.consumed)
     }
 
     @inline(never)
-    private func numberBoundsFromEnd(count: Int) -> (start: Int, end: Int)? {
-        guard let start = fixedStart(end: tokenEnd(bytesConsumedByYajl), length: count) else { return nil }
+    private func numberBoundsFromEnd(count: Int, consumed: Int) -> (start: Int, end: Int)? {
+        guard let start = fixedStart(end: tokenEnd(consumed), length: count) else { return nil }
         return (start, start &+ count)
     }
 
@@ -257,13 +252,13 @@ final class TapeWriter {
         return true
     }
 
-    /// Where text that yajl handed as a pointer into the current chunk starts (past its opening
-    /// quote), for a key or string inside a container and within the length limit: the common
-    /// case the lean and the recording callbacks take. Nil when a full handler must look at it.
+    /// Where text that lies verbatim in the current chunk starts (past its opening quote), for
+    /// a key or string inside a container and within the length limit: the common case the
+    /// lean and the recording handlers take. Nil when a full handler must look at it.
     @inline(__always)
-    func plainTextContent(_ bytes: UnsafeRawPointer?, count: Int) -> Int? {
-        guard stack.count > 0, count <= maxStringLength, let offset = chunkOffset(of: bytes) else { return nil }
-        return chunkBase &+ offset
+    func plainTextContent(_ event: YajlEvent) -> Int? {
+        guard event.inChunk, stack.count > 0, event.count <= maxStringLength else { return nil }
+        return chunkBase &+ event.text
     }
 
     /// Completes a value inside a container, which ends at `end`: counts it (in an array) and
@@ -301,7 +296,7 @@ final class TapeWriter {
         }
     }
 
-    // MARK: - Callbacks (called from YajlParser's trampolines)
+    // MARK: - Events (see TapeWriter+Events.swift)
 
     @inline(__always)
     func didStartContainer(isObject: Bool, consumed: Int) -> Bool {
@@ -347,8 +342,9 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else {
+    func didParseKey(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        let count = event.count
+        guard let (start, end, hasEscapes) = stringBounds(event) else {
             return false
         }
         var index = -1
@@ -386,8 +382,9 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, end, hasEscapes) = stringBounds(bytes, count: count) else {
+    func didParseString(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        let count = event.count
+        guard let (start, end, hasEscapes) = stringBounds(event) else {
             return false
         }
         if recordsValues {
@@ -407,8 +404,9 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    func didParseNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
-        guard let (start, _) = numberBounds(bytes, count: count) else { return false }
+    func didParseNumber(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+        let count = event.count
+        guard let (start, _) = numberBounds(event) else { return false }
         if count > maxNumberLength {
             failNumberTooLong(at: start)
             return false
@@ -437,17 +435,17 @@ final class TapeWriter {
 
     // MARK: - The callbacks out of line
 
-    // For the common-case callbacks (TapeWriter+Validation.swift, TapeWriter+Recording.swift):
+    // For the common-case handlers (TapeWriter+Validation.swift, TapeWriter+Recording.swift):
     // calling the full handlers out of line keeps them small, so they save few registers.
 
     @inline(never)
-    func fullString(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseString(bytes, count: count) }
+    func fullString(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseString(event, text: text) }
 
     @inline(never)
-    func fullKey(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseKey(bytes, count: count) }
+    func fullKey(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseKey(event, text: text) }
 
     @inline(never)
-    func fullNumber(_ bytes: UnsafeRawPointer?, count: Int) -> Bool { didParseNumber(bytes, count: count) }
+    func fullNumber(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseNumber(event, text: text) }
 
     @inline(never)
     func fullLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool { didParseLiteral(kind, consumed: consumed) }

@@ -19,7 +19,9 @@
 /// yajl's offset (which points past the token, or into a private buffer at end of input).
 final class Tokenizer {
     let writer: TapeWriter
-    private let parser: YajlParser
+    /// yajl, its events consumed by `writer` as they come (on another thread's tokenizer, a
+    /// ``BackgroundYajlPipeline`` runs yajl and this tokenizer consumes its logged calls).
+    private let recorder: YajlEventRecorder
     let options: JSONParsingOptions
     /// How many bytes one read asks for (``JSONParsingOptions/chunkSize``).
     let chunkSize: Int
@@ -54,7 +56,7 @@ final class Tokenizer {
         self.options = options
         chunkSize = options.effectiveChunkSize
         writer = TapeWriter(options: options)
-        parser = YajlParser(writer: writer, options: options)
+        recorder = YajlEventRecorder(options: options, writer: writer)
     }
 
     /// A tokenizer that, on an error, reads a few bytes past it from `source` for context.
@@ -66,10 +68,9 @@ final class Tokenizer {
     var tape: TokenTape { writer.tape }
 
     /// Validating records no tokens (only what error messages need) and, without comments,
-    /// uses yajl callbacks that do the least work; takes effect from the next chunk.
+    /// handles events with the least work.
     func setValidating(_ validating: Bool) {
         writer.recordsValues = !validating
-        if !options.allowsComments { parser.useValidatingCallbacks(validating) }
     }
 
     /// Total bytes of input received so far.
@@ -141,16 +142,16 @@ final class Tokenizer {
                     pending: StringHoldBack.Pending(start: pendingStart, in: writer.window),
                     maxStringLength: options.effectiveMaxStringLength)
                 if callEnd == parsedEnd { break }
-                try parse(to: callEnd, badWhitespace: nil) { chunk, count in
-                    parser.parse(chunk, count: count)
+                try parse(to: callEnd, badWhitespace: nil) { chunk, count, base in
+                    recorder.parse(chunk, count: count, base: base)
                 }
                 if isFinished { return }
             }
             // At the end of the input, a string held back goes too, unfinished.
             guard force && parsedEnd < end else { return }
         }
-        try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
-            parser.parse(chunk, count: count)
+        try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count, base in
+            recorder.parse(chunk, count: count, base: base)
         }
     }
 
@@ -160,28 +161,29 @@ final class Tokenizer {
             at: Tokenizer.maxInputLength)
     }
 
-    /// Replays a call to yajl made on another thread (``YajlEventRecorder``) over bytes already
-    /// in the window, with everything that follows a live call: the same tokens and errors.
-    func replay(_ call: YajlCall, of log: YajlEventLog) throws(ParseError) {
+    /// Consumes a call to yajl made on another thread (logged by a ``YajlEventRecorder``) over
+    /// bytes already in the window, with everything that follows a live call: the same tokens
+    /// and errors.
+    func consume(_ call: YajlCall, of log: YajlEventLog) throws(ParseError) {
         if let failure { throw failure }
         let writer = self.writer
-        let status = { () -> YajlParser.Status in
+        let status = { () -> YajlStatus in
             let events = UnsafeBufferPointer(start: log.events + call.events.lowerBound, count: call.events.count)
-            let accepted = log.side.withUnsafeBytes { writer.replay(events, side: $0.baseAddress) }
+            let accepted = log.side.withUnsafeBytes { writer.consume(events, side: $0.baseAddress) }
             return accepted ? call.status : .cancelled
         }
         if call.isCompletion {
             try complete { status() }
         } else {
             if call.end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
-            try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _ in status() }
+            try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _, _ in status() }
         }
     }
 
-    /// One call to yajl (`run`, live or replayed) over the bytes from `parsedEnd` to `end`, and
-    /// the checks that follow it.
+    /// One call to yajl (`run`: yajl itself, or a logged call) over the bytes from `parsedEnd`
+    /// to `end` (`run` gets them and their absolute offset), and the checks that follow it.
     private func parse(
-        to end: Int, badWhitespace: Int?, run: (UnsafePointer<UInt8>, Int) -> YajlParser.Status
+        to end: Int, badWhitespace: Int?, run: (UnsafePointer<UInt8>, Int, Int) -> YajlStatus
     ) throws(ParseError) {
         let start = parsedEnd
         if let pendingStart { relexedBytes += start - pendingStart }
@@ -191,7 +193,7 @@ final class Tokenizer {
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
             defer { writer.endChunk() }
-            let status = run(chunk, end - start)
+            let status = run(chunk, end - start, start)
             parsedEnd = end
             switch status {
             case .ok:
@@ -216,7 +218,7 @@ final class Tokenizer {
         {
             // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
             // (Only on the reader's own thread: this option parses nothing in the background.)
-            try complete { parser.complete() }
+            try complete { recorder.complete() }
             return
         }
         if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
@@ -230,11 +232,11 @@ final class Tokenizer {
         if isFinished { return }
         try parseAvailable(force: true)
         if isFinished { return }  // the first value ended it (trailing garbage allowed)
-        try complete { parser.complete() }
+        try complete { recorder.complete() }
     }
 
-    /// `yajl_complete_parse` (`run`, live or replayed) and the checks that follow it.
-    private func complete(_ run: () -> YajlParser.Status) throws(ParseError) {
+    /// `yajl_complete_parse` (`run`: yajl itself, or a logged call) and the checks that follow it.
+    private func complete(_ run: () -> YajlStatus) throws(ParseError) {
         writer.finishingTokenStart = pendingStart ?? writer.window.end
         writer.finishing = true
         let status = run()

@@ -3,9 +3,9 @@
 ///
 /// ```
 ///  background thread                                reader's thread
-///  read(2) ─▶ yajl ─▶ event log ──ship──▶ [batch][batch][batch] ──receive──▶ window + replay
-///             (YajlEventRecorder: kind,   ring of 3: the bytes read,          through TapeWriter's
-///              place, length per event)   yajl's calls and their events       handlers ─▶ tape
+///  read(2) ─▶ yajl ─▶ event log ──ship──▶ [batch][batch][batch] ──receive──▶ window, and the
+///             (YajlEventRecorder: kind,   ring of 3: the bytes read,          events consumed by
+///              place, length per event)   yajl's calls and their events       TapeWriter ─▶ tape
 /// ```
 ///
 /// Why it exists: with yajl and the tape writer on one thread, that thread was the cursor's
@@ -14,8 +14,8 @@
 /// from 0.75x to 0.81-0.85x raw yajl, and with its text from 0.74x to 0.81x; it runs at
 /// 0.78-0.83x / 0.82-0.84x raw yajl on the 100 MB / 1 GB catalogs.
 ///
-/// The reader's tokenizer replays each call exactly as yajl made it (same bytes, same events,
-/// same status) through the handlers of live parsing, so tokens, checks, limits and errors are
+/// The reader's tokenizer consumes each call exactly as yajl made it (same bytes, same events,
+/// same status), as it consumes the events of yajl running on its own thread, so tokens, checks, limits and errors are
 /// the same as parsing on one thread, whatever the chunking.
 ///
 /// The background thread decides the calls: as ``Tokenizer`` does, it hands strings over whole
@@ -68,20 +68,20 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
     private let batchEvents = 16_384
 
     // Consumer's.
-    /// The reader's tokenizer, which replays the calls.
+    /// The reader's tokenizer, which consumes the calls.
     private let tokenizer: Tokenizer
     /// Whether the last batch has been taken.
     private var lastBatchTaken = false
     /// Bytes of batches taken for an error's context, not yet handed to `readAhead(into:)`.
     private var spare: [UInt8] = []
-    /// The batch being replayed, until it goes back to the producer.
+    /// The batch being consumed, until it goes back to the producer.
     private var current: Batch?
 
     /// Starts the background thread, which keeps this object alive until it has finished.
     init(source: any ByteSource, options: JSONParsingOptions, tokenizer: Tokenizer, depth: Int = 3) {
         self.source = source
         self.tokenizer = tokenizer
-        recorder = YajlEventRecorder(options: options)
+        recorder = YajlEventRecorder(options: options, writer: nil)
         allowsComments = options.allowsComments
         chunkSize = options.effectiveChunkSize
         maxStringLength = options.effectiveMaxStringLength
@@ -136,7 +136,7 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
         if count == 0 {
             parseHoldingStrings()
             if !stopped && window.end > parsedEnd { parse(to: window.end) }
-            if !stopped { _ = recorder.complete() }
+            if !stopped { complete() }
             stopped = true
         } else if Tokenizer.shouldParse(available: window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart) {
             // The tokenizer's rules, with the pending token as the bytes after the last event show it.
@@ -163,16 +163,19 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
         var end = end
         let badWhitespace = allowsComments ? nil : window.firstBadWhitespace(from: start, to: end)
         if let badWhitespace { end = badWhitespace }
-        let before = recorder.state.log.count
-        let status = recorder.parse(
-            UnsafePointer(window.pointer(at: start)), count: end - start,
-            base: start, badWhitespace: badWhitespace)
+        let log = recorder.state.log
+        let before = log.count
+        let status = recorder.parse(UnsafePointer(window.pointer(at: start)), count: end - start, base: start)
+        log.calls.append(
+            YajlCall(
+                start: start, end: end, badWhitespace: badWhitespace, isCompletion: false, events: before..<log.count,
+                status: status))
         parsedEnd = end
         if badWhitespace != nil || end > Tokenizer.maxInputLength { stopped = true }
         if case .ok = status {} else { stopped = true }
         // The unfinished token, if any: the first byte after the last event that cannot come
         // between tokens (whitespace, ',' or ':'; a comment counts as a token here).
-        if recorder.state.log.count > before {
+        if log.count > before {
             pendingStart = nil
             pending = .none
             tailScanned = max(recorder.state.lastEventEnd, start)
@@ -193,11 +196,20 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
         }
     }
 
+    /// Ends yajl's input (its events: a trailing number).
+    private func complete() {
+        let log = recorder.state.log
+        let before = log.count
+        let status = recorder.complete()
+        log.calls.append(
+            YajlCall(start: 0, end: 0, badWhitespace: nil, isCompletion: true, events: before..<log.count, status: status))
+    }
+
     // MARK: - Consumer
 
-    /// Waits for the next batch and replays it into the reader's tokenizer (after dropping
+    /// Waits for the next batch and has the reader's tokenizer consume it (after dropping
     /// tokens below `keep`). Returns false once the last batch has been received. Throws the
-    /// first error: the replay's, or the read error the batch ends with.
+    /// first error: the tokenizer's, or the read error the batch ends with.
     func fill(keepingTokensFrom keep: Int) throws -> Bool {
         guard !lastBatchTaken else { return false }
         tokenizer.compact(keepingTokensFrom: keep)
@@ -206,17 +218,17 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
         defer { releaseCurrent() }
         batch.bytes.withUnsafeBytes { tokenizer.append($0) }
         for call in batch.log.calls {
-            try tokenizer.replay(call, of: batch.log)
+            try tokenizer.consume(call, of: batch.log)
         }
         if let error = batch.error { throw error }
         return true
     }
 
-    /// Bytes read after those of the batch being replayed, for an error message's context
-    /// (``Tokenizer/readAheadForContext``): called only when that replay has failed.
+    /// Bytes read after those of the batch being consumed, for an error message's context
+    /// (``Tokenizer/readAheadForContext``): called only when consuming it has failed.
     func readAhead(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if spare.isEmpty && !lastBatchTaken {
-            // The replay has failed and its bytes are in the window: its batch can go back first,
+            // Consuming it has failed and its bytes are in the window: its batch can go back first,
             // keeping the ring's order, and the producer can go on reading.
             releaseCurrent()
             let batch = take()
@@ -244,7 +256,7 @@ final class BackgroundYajlPipeline: Pipeline, @unchecked Sendable {
 
     var isInBackground: Bool { true }
 
-    /// The replay records every token as before (it costs the reader's thread little next to yajl).
+    /// Every token is recorded as before (it costs the reader's thread little next to yajl).
     func skipTokens(_ skipping: Bool) {}
 
     private func take() -> Batch {
