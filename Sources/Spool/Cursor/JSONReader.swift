@@ -36,10 +36,10 @@ public final class JSONReader {
     /// options) how the reader's bytes become tokens (``PipelineFactory``).
     enum Work {
         /// Tokens for a cursor: the reader's own work is light, so only yajl may go to a
-        /// background thread (``BackgroundYajlPipeline``).
+        /// background thread (``BackgroundPipeline``), and the tape writer stays here.
         case tokens
         /// Models for a stream or whole-document decoding: the reader's own work is heavy, so
-        /// all of parsing may go to a background thread (``BackgroundTapePipeline``).
+        /// all of parsing may go to a background thread (``BackgroundPipeline``).
         case models
     }
 

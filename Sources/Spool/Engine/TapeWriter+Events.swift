@@ -1,6 +1,6 @@
 /// The writer's one entry: a yajl event (``YajlEvent``), whether yajl reported it a moment ago
 /// on this thread (``YajlEventRecorder``'s callbacks hand it over at once) or on another thread
-/// that logged it (``BackgroundYajlPipeline``). Either way it goes through the same handlers,
+/// that logged it (``BackgroundPipeline``). Either way it goes through the same handlers,
 /// so tokens, checks and errors do not depend on where yajl ran.
 extension TapeWriter {
     /// Consumes one event whose text (key, string, number) is at `text`. Returns false, with

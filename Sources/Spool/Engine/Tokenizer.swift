@@ -17,11 +17,19 @@
 /// **Errors.** Whatever the chunk size, the same input gives the same ``ParseError``: the
 /// earliest problem wins, located at the offending token by Spool's own scanner rather than at
 /// yajl's offset (which points past the token, or into a private buffer at end of input).
+///
+/// **Where the events go** is fixed at construction: to this tokenizer's writer, as yajl
+/// reports them; or (``logsEvents``, for ``BackgroundPipeline``'s thread) to a log of yajl's
+/// calls, which the tokenizer of the reader's thread consumes (``consume(_:of:)``) through
+/// the same checks as its own calls. A logging tokenizer decides its calls by the same rules;
+/// it stops calling yajl at the first error or form feed, and goes on reading for the error's
+/// context.
 final class Tokenizer {
     let writer: TapeWriter
-    /// yajl, its events consumed by `writer` as they come (on another thread's tokenizer, a
-    /// ``BackgroundYajlPipeline`` runs yajl and this tokenizer consumes its logged calls).
+    /// yajl, its events consumed by `writer` as they come, or logged.
     private let recorder: YajlEventRecorder
+    /// Whether yajl's events are logged for another tokenizer rather than written here.
+    let logsEvents: Bool
     let options: JSONParsingOptions
     /// How many bytes one read asks for (``JSONParsingOptions/chunkSize``).
     let chunkSize: Int
@@ -47,16 +55,35 @@ final class Tokenizer {
     @exclusivity(unchecked) private var failedWith: PendingError?
     /// Whether ``finish()`` has been called (the input has ended, with or without an error).
     @exclusivity(unchecked) private var inputEnded = false
+    /// While logging: whether calls to yajl have stopped (an error, a form feed, the end).
+    @exclusivity(unchecked) private var stoppedLogging = false
+    /// While logging: how far the bytes after the last event were looked at for an unfinished token.
+    @exclusivity(unchecked) private var tailScanned = 0
 
     /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
     /// indices always fit a ``RawToken``.
     static let maxInputLength = RawToken.maxPayload - 1024
 
-    init(options: JSONParsingOptions) {
+    /// A tokenizer whose writer gets yajl's events, or (`logsEvents`) that logs them to
+    /// ``eventLog``.
+    init(options: JSONParsingOptions, logsEvents: Bool = false) {
         self.options = options
+        self.logsEvents = logsEvents
         chunkSize = options.effectiveChunkSize
         writer = TapeWriter(options: options)
-        recorder = YajlEventRecorder(options: options, writer: writer)
+        recorder = YajlEventRecorder(options: options, writer: logsEvents ? nil : writer)
+    }
+
+    /// Where a logging tokenizer's calls and events go (a batch's log).
+    var eventLog: YajlEventLog {
+        get { recorder.state.log }
+        set { recorder.state.log = newValue }
+    }
+
+    /// Calls `body` with the input bytes from `start` to `end`, which the window still holds
+    /// after the read that brought them.
+    func withBytes(from start: Int, to end: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: writer.window.pointer(at: start), count: end - start))
     }
 
     /// A tokenizer that, on an error, reads a few bytes past it from `source` for context.
@@ -113,7 +140,7 @@ final class Tokenizer {
         Tokenizer.shouldParse(available: writer.window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart)
     }
 
-    /// The rule behind ``shouldParse`` (also ``BackgroundYajlPipeline``'s): parse `available` new bytes
+    /// The rule behind ``shouldParse`` (also a logging tokenizer's): parse `available` new bytes
     /// unless a token that began at `pendingStart` is unfinished and they are fewer than its own.
     static func shouldParse(available: Int, parsedEnd: Int, pendingStart: Int?) -> Bool {
         guard available > 0 else { return false }
@@ -124,10 +151,10 @@ final class Tokenizer {
     /// Gives yajl the bytes received but not yet parsed, unless they are being held back.
     func parseAvailable(force: Bool = false) throws(ParseError) {
         if let failure { throw failure }
-        if isFinished { return }  // after the first value, with trailing garbage allowed
+        if isFinished || stoppedLogging { return }  // (after the first value, with trailing garbage allowed)
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let end = writer.window.end
-        if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
+        if end > Tokenizer.maxInputLength && !logsEvents { throw fail(Tokenizer.inputTooLong) }
         // A form feed or vertical tab is an error wherever it is (outside comments): yajl rejects
         // them inside strings, Spool between tokens. yajl first parses what comes before it, so
         // an earlier error still wins, whatever the chunking.
@@ -142,17 +169,57 @@ final class Tokenizer {
                     pending: StringHoldBack.Pending(start: pendingStart, in: writer.window),
                     maxStringLength: options.effectiveMaxStringLength)
                 if callEnd == parsedEnd { break }
-                try parse(to: callEnd, badWhitespace: nil) { chunk, count, base in
-                    recorder.parse(chunk, count: count, base: base)
-                }
-                if isFinished { return }
+                try call(to: callEnd, badWhitespace: nil)
+                if isFinished || stoppedLogging { return }
             }
             // At the end of the input, a string held back goes too, unfinished.
             guard force && parsedEnd < end else { return }
         }
-        try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count, base in
+        try call(to: badWhitespace ?? end, badWhitespace: badWhitespace)
+    }
+
+    /// Calls yajl over the bytes from `parsedEnd` to `end`: its events go to the writer, which
+    /// is checked after the call, or to the log.
+    private func call(to end: Int, badWhitespace: Int?) throws(ParseError) {
+        guard !logsEvents else { return logCall(to: end, badWhitespace: badWhitespace) }
+        try parse(to: end, badWhitespace: badWhitespace) { chunk, count, base in
             recorder.parse(chunk, count: count, base: base)
         }
+    }
+
+    /// A logged call: yajl's events and status go to the log for the reader's tokenizer to
+    /// consume and check. The unfinished token, for the next call's rules, is the first byte
+    /// after the last event that cannot come between tokens (a comment counts as a token here).
+    private func logCall(to end: Int, badWhitespace: Int?) {
+        let start = parsedEnd
+        if let pendingStart { relexedBytes += start - pendingStart }
+        parseCalls += 1
+        let log = recorder.state.log
+        let before = log.count
+        let status = recorder.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start, base: start)
+        log.calls.append(
+            YajlCall(
+                start: start, end: end, badWhitespace: badWhitespace, isCompletion: false, events: before..<log.count,
+                status: status))
+        parsedEnd = end
+        if case .ok = status {} else { stoppedLogging = true }
+        if badWhitespace != nil || end > Tokenizer.maxInputLength { stoppedLogging = true }
+        if log.count > before {
+            pendingStart = nil
+            tailScanned = max(recorder.state.lastEventEnd, start)
+        }
+        guard pendingStart == nil else { return }
+        var p = max(tailScanned, writer.window.base)
+        while p < end {
+            switch writer.window[p] {
+            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: ":"): p += 1
+            default:
+                pendingStart = p
+                tailScanned = p
+                return
+            }
+        }
+        tailScanned = p
     }
 
     static var inputTooLong: PendingError {
@@ -232,7 +299,16 @@ final class Tokenizer {
         if isFinished { return }
         try parseAvailable(force: true)
         if isFinished { return }  // the first value ended it (trailing garbage allowed)
-        try complete { recorder.complete() }
+        guard logsEvents else { return try complete { recorder.complete() } }
+        if !stoppedLogging {
+            let log = recorder.state.log
+            let before = log.count
+            let status = recorder.complete()
+            log.calls.append(
+                YajlCall(start: 0, end: 0, badWhitespace: nil, isCompletion: true, events: before..<log.count, status: status))
+        }
+        stoppedLogging = true
+        isFinished = true
     }
 
     /// `yajl_complete_parse` (`run`: yajl itself, or a logged call) and the checks that follow it.
@@ -334,6 +410,12 @@ final class Tokenizer {
 
     /// Drops input bytes nobody needs any more.
     func compactWindow() {
+        if logsEvents {
+            // Only the unfinished token's bytes, for the rules of the next calls.
+            let keepFrom = stoppedLogging ? writer.window.end : min(parsedEnd, pendingStart ?? parsedEnd)
+            writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+            return
+        }
         let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
         // Lines are counted lazily; count those in the bytes about to go.
         if keepFrom > writer.nextNewline { writer.advanceLines(to: keepFrom) }

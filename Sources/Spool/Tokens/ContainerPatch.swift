@@ -1,5 +1,5 @@
 /// The end of a container whose start token is on a different tape: applied by the reader once
-/// it holds both (see ``BackgroundTapePipeline``).
+/// it holds both (see ``BackgroundPipeline``).
 struct ContainerPatch {
     /// Absolute index of the container's start token.
     var start: Int

@@ -2,11 +2,11 @@
 /// (``PipelineFactory``), once, when the reader first needs input.
 ///
 /// ```
-///                      ┌─ OneThreadPipeline ──────── read ─▶ yajl ─▶ TapeWriter ─────────────┐
-///  PipelineFactory ────┼─ BackgroundYajlPipeline ─── [read ─▶ yajl] ═events═▶ TapeWriter ──────┼─▶ reader's tape
-///  (work, source,      ├─ BackgroundTapePipeline ─── [read ─▶ yajl ─▶ TapeWriter] ═tokens═▶ ──┘
-///   options, request)  └─ QuickValidationPipeline ── read ─▶ yajl (counting) + StrictnessScan;
-///                                                    at a doubt: OneThreadPipeline from the start
+///                      ┌─ OneThreadPipeline ─────── read ─▶ yajl ─▶ TapeWriter ──────────────┐
+///  PipelineFactory ────┼─ BackgroundPipeline ────── [read ─▶ yajl] ═events═▶ TapeWriter ─────┼─▶ reader's tape
+///  (work, source,      │   (tokens │ models)        [read ─▶ yajl ─▶ TapeWriter] ═tokens═▶ ──┘
+///   options, request)  └─ QuickValidationPipeline ─ read ─▶ yajl (counting) + StrictnessScan;
+///                                                   at a doubt: OneThreadPipeline from the start
 /// ```
 /// (`[…]`: on a background thread; `═▶`: batches through a ``BatchRing``.)
 ///

@@ -34,10 +34,7 @@ enum PipelineFactory {
             // reading early, nothing should have been read ahead.
             let largeOrUnknown = (source.totalSize ?? Int.max) > 4 * options.effectiveChunkSize
             guard options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue else { return oneThread }
-            switch work {
-            case .tokens: return BackgroundYajlPipeline(source: source, options: options, tokenizer: tokenizer)
-            case .models: return BackgroundTapePipeline(source: source, options: options, tape: tokenizer.tape)
-            }
+            return BackgroundPipeline(source: source, options: options, tokenizer: tokenizer, buildsTokens: work == .models)
         }
     }
 }

@@ -92,7 +92,7 @@ final class YajlEventLog {
 ///   which cancels the parse, when the writer has stored an error), with its recording or its
 ///   lean validating handlers: parsing on one thread;
 /// - a ``YajlEventLog``, for a writer on another thread to consume later
-///   (``BackgroundYajlPipeline``): the parsing thread then does little more than yajl itself.
+///   (``BackgroundPipeline``): the parsing thread then does little more than yajl itself.
 ///
 /// The trampolines are non-capturing closures that recover the state behind yajl's context
 /// pointer; numbers go through the raw `yajl_number` callback so they keep their exact text
@@ -115,7 +115,7 @@ final class YajlEventRecorder {
         fileprivate var validatingWriter: Unmanaged<TapeWriter>?
         /// Where logged events go: the batch being filled. Not retained, because the callbacks
         /// would otherwise retain and release it on every event; whoever sets it keeps it alive
-        /// (the batches live as long as their ``BackgroundYajlPipeline``), see ``log``.
+        /// (the batches live as long as their ``BackgroundPipeline``), see ``log``.
         private var target: Unmanaged<YajlEventLog>
         private var targetOwner: YajlEventLog
 
