@@ -65,12 +65,12 @@ final class Tokenizer {
     static let maxInputLength = RawToken.maxPayload - 1024
 
     /// A tokenizer whose writer gets yajl's events, or (`logsEvents`) that logs them to
-    /// ``eventLog``.
-    init(options: JSONParsingOptions, logsEvents: Bool = false) {
+    /// ``eventLog``; `shipsTokens`: its tape goes to another thread's reader (``shipTape(into:)``).
+    init(options: JSONParsingOptions, logsEvents: Bool = false, shipsTokens: Bool = false) {
         self.options = options
         self.logsEvents = logsEvents
         chunkSize = options.effectiveChunkSize
-        writer = TapeWriter(options: options)
+        writer = TapeWriter(options: options, recordsLatePatches: shipsTokens)
         recorder = YajlEventRecorder(options: options, writer: logsEvents ? nil : writer)
     }
 
@@ -87,8 +87,8 @@ final class Tokenizer {
     }
 
     /// A tokenizer that, on an error, reads a few bytes past it from `source` for context.
-    convenience init(options: JSONParsingOptions, readingAheadFrom source: any ByteSource) {
-        self.init(options: options)
+    convenience init(options: JSONParsingOptions, readingAheadFrom source: any ByteSource, shipsTokens: Bool = false) {
+        self.init(options: options, shipsTokens: shipsTokens)
         readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
     }
 
@@ -97,7 +97,7 @@ final class Tokenizer {
     /// Validating records no tokens (only what error messages need) and, without comments,
     /// handles events with the least work.
     func setValidating(_ validating: Bool) {
-        writer.recordsValues = !validating
+        writer.skipValues(validating)
     }
 
     /// Total bytes of input received so far.
@@ -107,18 +107,18 @@ final class Tokenizer {
 
     /// Free space in the window for at least `minimum` bytes of new input.
     func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
-        writer.window.freeSpace(minimum: minimum)
+        writer.freeSpace(minimum: minimum)
     }
 
     /// Records that `count` bytes were written into the space from ``freeSpace(minimum:)``.
     func commit(_ count: Int) {
-        writer.window.commit(count)
+        writer.commit(count)
     }
 
     /// Reads up to one chunk from `source` into the window and parses it; at the end of the
     /// input, finishes instead. Returns false once the input has ended.
     func readChunk(from source: any ByteSource) throws -> Bool {
-        if try writer.window.read(from: source, upTo: chunkSize) == 0 {
+        if try writer.readInput(from: source, upTo: chunkSize) == 0 {
             try finish()
             return false
         }
@@ -256,7 +256,6 @@ final class Tokenizer {
         if let pendingStart { relexedBytes += start - pendingStart }
         parseCalls += 1
         writer.beginChunk(from: start, to: end)
-        writer.extendParseLimit(to: end)
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
             defer { writer.endChunk() }
@@ -270,7 +269,7 @@ final class Tokenizer {
             case .failed(let yajlError, let consumed):
                 throw fail(mapYajlError(yajlError, at: start + consumed))
             }
-            if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.stack.isEmpty {
+            if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.depth == 0 {
                 // The value is complete; what follows is neither parsed nor checked.
                 pendingStart = nil
                 isFinished = true
@@ -280,7 +279,7 @@ final class Tokenizer {
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
         if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
-        if badWhitespace != nil && options.stopsAfterFirstValue && writer.stack.isEmpty && writer.topLevelCount == 0
+        if badWhitespace != nil && options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0
             && pendingStart != nil
         {
             // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
@@ -313,16 +312,15 @@ final class Tokenizer {
 
     /// `yajl_complete_parse` (`run`: yajl itself, or a logged call) and the checks that follow it.
     private func complete(_ run: () -> YajlStatus) throws(ParseError) {
-        writer.finishingTokenStart = pendingStart ?? writer.window.end
-        writer.finishing = true
+        writer.beginCompletion(tokenStart: pendingStart ?? writer.window.end)
         let status = run()
-        writer.finishing = false
+        writer.endCompletion()
         switch status {
         case .ok:
             // After the value: only whitespace and finished comments (unless trailing garbage
             // is allowed: then nothing after it is looked at).
             if !options.stopsAfterFirstValue
-                && (writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil || writer.inBlockComment)
+                && (writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil || writer.isInBlockComment)
             {
                 throw fail(writer.pendingError ?? endOfInputError())
             }
@@ -331,7 +329,7 @@ final class Tokenizer {
             throw fail(writer.pendingError ?? endOfInputError())
         case .failed(let yajlError, _):
             if let start = pendingStart, writer.scanPos > start { pendingStart = nil }
-            if options.allowsMultipleValues && writer.stack.isEmpty && pendingStart == nil
+            if options.allowsMultipleValues && writer.depth == 0 && pendingStart == nil
                 && !writer.skipToToken(limit: writer.window.end) && writer.pendingError == nil
             {
                 // An empty NDJSON stream, or only whitespace after the last value: zero values, fine.
@@ -368,10 +366,10 @@ final class Tokenizer {
     private func fail(_ pending: PendingError) -> ParseError {
         if let readAhead = readAheadForContext {
             while !hasContext(after: pending.offset) {
-                let space = writer.window.freeSpace(minimum: 64)
+                let space = writer.freeSpace(minimum: 64)
                 let count = readAhead(UnsafeMutableRawBufferPointer(rebasing: space.prefix(64)))
                 if count <= 0 { break }
-                writer.window.commit(count)
+                writer.commit(count)
             }
         }
         let error = writer.makeError(pending)
@@ -412,15 +410,14 @@ final class Tokenizer {
     func compactWindow() {
         if logsEvents {
             // Only the unfinished token's bytes, for the rules of the next calls.
-            let keepFrom = stoppedLogging ? writer.window.end : min(parsedEnd, pendingStart ?? parsedEnd)
-            writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+            writer.dropInput(
+                below: stoppedLogging ? writer.window.end : min(parsedEnd, pendingStart ?? parsedEnd),
+                preferredCapacity: chunkSize + 256)
             return
         }
-        let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
-        // Lines are counted lazily; count those in the bytes about to go.
-        if keepFrom > writer.nextNewline { writer.advanceLines(to: keepFrom) }
-        writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
-        writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+        // Keep a little context before the unfinished token, for error excerpts.
+        writer.dropInput(
+            below: min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64, preferredCapacity: chunkSize + 256)
     }
 
     /// Drops tokens below `index` from the tape and input bytes nobody needs any more.
@@ -449,11 +446,10 @@ final class Tokenizer {
             }
             let location = writer.location(of: start)
             message += " in the \(what) that starts at \(location)"
-        } else if writer.inBlockComment {
+        } else if writer.isInBlockComment {
             message += " in a comment"
         }
-        if writer.stack.count > 0 {
-            let open = writer.stack[writer.stack.count - 1]
+        if let open = writer.innermost {
             message += "; the \(open.name) opened at \(open.location) is not closed"
         } else if writer.topLevelCount == 0 && pendingStart == nil {
             message += ": the input holds no JSON value"
@@ -493,16 +489,15 @@ final class Tokenizer {
                 isString ? errorOffset - at - 1 > options.effectiveMaxStringLength : isNumber && errorOffset - at > options.maxNumberLength
             if overLong {
                 if let grammar = writer.grammarError(at: at, isString: isString) { return grammar }
-                if isString { writer.failStringTooLong(at: at) } else { writer.failNumberTooLong(at: at) }
+                return isString ? writer.checks.stringTooLong(at: at) : writer.checks.numberTooLong(at: at)
             }
-            if let error = writer.pendingError { return error }
         }
 
         if !options.allowsComments && at < writer.window.end && writer.window[at] == UInt8(ascii: "/") {
             return .commentsNotAllowed(at: at)
         }
         func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
-            PendingError(.syntax, at: offset) { writer in message(writer.describeToken(at: offset)) }
+            PendingError(.syntax, at: offset) { window in message(ErrorContext.describeToken(at: offset, in: window)) }
         }
         switch yajlError {
         case .invalidUTF8:
@@ -548,7 +543,7 @@ final class Tokenizer {
         case .trailingGarbage:
             return .afterTopLevelValue(at: at)
         case .unallowedToken:
-            let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject
+            let inObject = writer.innermost?.isObject == true
             let expected = inObject && !writer.afterKey ? "a string key" : "a value"
             return .expected(expected, at: at)
         case .prematureEndOfInput:

@@ -9,6 +9,7 @@ struct ContainerPatch {
 
     /// Records the end in the start token, if `tape` still holds it.
     func apply(to tape: TokenTape) {
+        assert(end > start, "a container ends before it starts")
         tape.close(start, end: end, children: children)
     }
 }

@@ -83,11 +83,10 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
         self.source = source
         self.tokenizer = tokenizer
         producer =
-            buildsTokens ? Tokenizer(options: options, readingAheadFrom: source) : Tokenizer(options: options, logsEvents: true)
+            buildsTokens
+            ? Tokenizer(options: options, readingAheadFrom: source, shipsTokens: true) : Tokenizer(options: options, logsEvents: true)
         ring = BatchRing((0..<depth).map { _ in Batch() })
-        if buildsTokens {
-            producer.writer.recordsLatePatches = true
-        } else {
+        if !buildsTokens {
             // An error's context comes from the batches after it (this thread no longer reads
             // the source). Unowned: the tokenizer goes with the reader, which holds this pipeline.
             tokenizer.readAheadForContext = { [unowned self] buffer in self.readAhead(into: buffer) }
@@ -138,7 +137,7 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
         }
         if !logs {
             producer.shipTape(into: batch.tape)
-            swap(&batch.patches, &producer.writer.latePatches)
+            producer.writer.swapLatePatches(with: &batch.patches)
             batch.topLevelCount = producer.writer.topLevelCount
         }
         batch.bytesRead = producer.bytesReceived
