@@ -93,43 +93,43 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes a value of type `T` from JSON held in `Data`.
     /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options), rootKeyPath: .root)
+        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` (`["data", "items"]`) of JSON held in `Data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options), rootKeyPath: rootKeyPath)
+        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON held as bytes.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options), rootKeyPath: .root)
+        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of JSON held as bytes.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
+        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON text.
     public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options), rootKeyPath: .root)
+        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of JSON text.
     public func decode<T: Decodable>(_ type: T.Type, from string: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options), rootKeyPath: rootKeyPath)
+        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from the JSON file at `path`, read as it is decoded.
     /// - Throws: also ``InputError`` when the file cannot be opened.
     public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String) throws -> T {
-        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options), rootKeyPath: .root)
+        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of the JSON file at `path`.
     public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options), rootKeyPath: rootKeyPath)
+        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes (the

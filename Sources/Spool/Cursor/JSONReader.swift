@@ -32,37 +32,28 @@ import Foundation
 ///
 /// A reader is a single-threaded object: use it from one task or thread at a time.
 public final class JSONReader {
-    /// Where tokens come from.
-    enum Feed {
-        /// Parsed on the reader's thread, by `tokenizer` (also every incremental reader).
-        case direct
-        /// Parsed ahead on a background thread, which ships tokens (when the reader's own work
-        /// is heavy: decoding models).
-        case background(BackgroundParser)
-        /// yajl run ahead on a background thread, which ships its events; this thread turns them
-        /// into tokens (when the reader's own work is light: pulling tokens).
-        case yajlInBackground(BackgroundYajl)
-        /// Validated whole by ``QuickValidator`` (``skipToEnd()``): at the end, no tokens.
-        case validated(bytes: Int)
+    /// What a reader is built for, fixed at construction: it decides (with the input and the
+    /// options) how the reader's bytes become tokens (``PipelineFactory``).
+    enum Work {
+        /// Tokens for a cursor: the reader's own work is light, so only yajl may go to a
+        /// background thread (``BackgroundPipeline``), and the tape writer stays here.
+        case tokens
+        /// Models for a stream or whole-document decoding: the reader's own work is heavy, so
+        /// all of parsing may go to a background thread (``BackgroundPipeline``).
+        case models
     }
 
-    /// The tokenizer of the direct feed. Its tape is the reader's tape in either feed.
+    /// What the reader is built for.
+    let work: Work
+    /// The tape writer on the reader's thread. Its tape is the reader's tape, whichever
+    /// pipeline fills it.
     let tokenizer: Tokenizer
     /// The tape tokens are pulled from.
     let tape: TokenTape
     private let source: (any ByteSource)?
-    @exclusivity(unchecked) private(set) var feed = Feed.direct
-    /// Whether the first pull may move parsing to a background thread.
-    @exclusivity(unchecked) private var mayParseInBackground: Bool
-    /// How background parsing splits the work between the two threads (see ``Feed``).
-    @exclusivity(unchecked) var backgroundWork = BackgroundWork.yajl
-
-    enum BackgroundWork {
-        /// Only yajl in the background: best when the reader does little with each token.
-        case yajl
-        /// yajl and the tokens in the background: best when the reader decodes models.
-        case parsing
-    }
+    /// How bytes become tokens: chosen once, when the reader first needs input
+    /// (``startPipeline(for:)``); nil until then.
+    @exclusivity(unchecked) private(set) var pipeline: (any Pipeline)?
 
     /// Absolute tape index of the next token to hand out.
     @exclusivity(unchecked) var position = 0
@@ -81,23 +72,29 @@ public final class JSONReader {
     /// The options this reader parses with.
     public let options: JSONParsingOptions
 
-    init(source: (any ByteSource)?, options: JSONParsingOptions) {
+    /// A reader of `source` (nil: input is appended, see ``incremental(options:)``) for `work`.
+    init(source: (any ByteSource)?, options: JSONParsingOptions, work: Work = .tokens) {
         self.source = source
         self.options = options
+        self.work = work
         tokenizer = source.map { Tokenizer(options: options, readingAheadFrom: $0) } ?? Tokenizer(options: options)
         tape = tokenizer.tape
-        let largeOrUnknown = source.map { ($0.totalSize ?? Int.max) > 4 * options.effectiveChunkSize } ?? false
-        // After a first value that ends reading early, nothing should have been read ahead.
-        mayParseInBackground = options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue
+        if source == nil { startPipeline(for: .tokens) }
     }
 
     deinit {
-        switch feed {
-        case .background(let parser): parser.cancel()
-        case .yajlInBackground(let yajl): yajl.cancel()
-        case .direct, .validated: break
-        }
+        pipeline?.cancel()
         cursorPath.deallocate()
+    }
+
+    /// Picks the pipeline, once (see ``PipelineFactory``).
+    @discardableResult
+    private func startPipeline(for request: PipelineFactory.Request) -> any Pipeline {
+        if let pipeline { return pipeline }
+        let started = PipelineFactory.make(
+            for: work, request: request, tokenizer: tokenizer, source: source, options: options, progress: onProgress)
+        pipeline = started
+        return started
     }
 
     // MARK: - Inputs
@@ -105,7 +102,7 @@ public final class JSONReader {
     /// Reads the file at `path`, `chunkSize` bytes at a time.
     /// - Throws: ``InputError`` when the file cannot be opened.
     public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
-        self.init(source: try FileByteSource(path: path), options: options)
+        try self.init(contentsOfFile: path, options: options, work: .tokens)
     }
 
     /// Reads from an open file descriptor (a file, a pipe, a socket). The reader does not close
@@ -113,10 +110,7 @@ public final class JSONReader {
     public convenience init(
         fileDescriptor: Int32, closeWhenDone: Bool = false, options: JSONParsingOptions = .init()
     ) {
-        let name = fileDescriptor == 0 ? "<stdin>" : "fd \(fileDescriptor)"
-        self.init(
-            source: FileByteSource(fileDescriptor: fileDescriptor, name: name, closeWhenDone: closeWhenDone),
-            options: options)
+        self.init(fileDescriptor: fileDescriptor, closeWhenDone: closeWhenDone, options: options, work: .tokens)
     }
 
     /// Reads standard input.
@@ -126,17 +120,42 @@ public final class JSONReader {
 
     /// Reads JSON text held in memory as bytes.
     public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
-        self.init(source: MemoryByteSource(bytes), options: options)
+        self.init(bytes: bytes, options: options, work: .tokens)
     }
 
     /// Reads JSON text held in `Data`.
     public convenience init(data: Data, options: JSONParsingOptions = .init()) {
-        self.init(source: MemoryByteSource(data), options: options)
+        self.init(data: data, options: options, work: .tokens)
     }
 
     /// Reads JSON text from a string (its UTF-8 bytes).
     public convenience init(string: String, options: JSONParsingOptions = .init()) {
-        self.init(source: MemoryByteSource(Array(string.utf8)), options: options)
+        self.init(string: string, options: options, work: .tokens)
+    }
+
+    // The same inputs for a given work (the streams and decoders read for `.models`).
+
+    convenience init(contentsOfFile path: String, options: JSONParsingOptions, work: Work) throws(InputError) {
+        self.init(source: try FileByteSource(path: path), options: options, work: work)
+    }
+
+    convenience init(fileDescriptor: Int32, closeWhenDone: Bool = false, options: JSONParsingOptions, work: Work) {
+        let name = fileDescriptor == 0 ? "<stdin>" : "fd \(fileDescriptor)"
+        self.init(
+            source: FileByteSource(fileDescriptor: fileDescriptor, name: name, closeWhenDone: closeWhenDone),
+            options: options, work: work)
+    }
+
+    convenience init(bytes: [UInt8], options: JSONParsingOptions, work: Work) {
+        self.init(source: MemoryByteSource(bytes), options: options, work: work)
+    }
+
+    convenience init(data: Data, options: JSONParsingOptions, work: Work) {
+        self.init(source: MemoryByteSource(data), options: options, work: work)
+    }
+
+    convenience init(string: String, options: JSONParsingOptions, work: Work) {
+        self.init(source: MemoryByteSource(Array(string.utf8)), options: options, work: work)
     }
 
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback
@@ -200,21 +219,12 @@ public final class JSONReader {
 
     /// True when the input has ended (all of it parsed), whether or not every token was handed out.
     var isInputFinished: Bool {
-        switch feed {
-        case .direct, .yajlInBackground:
-            return tokenizer.isFinished || (tokenizer.failure != nil && !tokenizer.failureAwaitsContext) || feedError != nil
-        case .background(let parser): return parser.isFinished
-        case .validated: return true
-        }
+        feedError != nil || pipeline?.isInputFinished == true
     }
 
     /// True when the input has ended and every token has been handed out.
     public var isAtEnd: Bool {
-        switch feed {
-        case .direct, .yajlInBackground: return tokenizer.isFinished && position >= tape.end
-        case .background(let parser): return parser.isFinished && position >= tape.end
-        case .validated: return true
-        }
+        pipeline?.isFinished == true && position >= tape.end
     }
 
     // MARK: - Pulling tokens
@@ -279,40 +289,16 @@ public final class JSONReader {
     /// - Throws: ``ParseError`` at the first problem, ``InputError`` if the input cannot be read.
     @discardableResult
     public func skipToEnd() throws -> Int {
-        mayParseInBackground = false
-        if try validateQuickly() { return 1 }
-        if case .direct = feed {
-            tokenizer.setValidating(true)
-        }
-        defer { tokenizer.setValidating(false) }
+        let pipeline = startPipeline(for: .validation)
+        pipeline.skipTokens(true)
+        defer { pipeline.skipTokens(false) }
         while true {
             position = tape.end
             current = position
             if !(try ensureToken(at: position)) { break }
         }
         position = tape.end
-        switch feed {
-        case .direct, .yajlInBackground: return tokenizer.writer.topLevelCount
-        case .background(let parser): return parser.topLevelCount
-        case .validated: return 1
-        }
-    }
-
-    /// ``skipToEnd()``'s shortcut (see ``QuickValidator``): true when it found the whole input
-    /// valid; false, with the input back at its start, when the full engine must read it.
-    private func validateQuickly() throws(InputError) -> Bool {
-        guard case .direct = feed, position == 0, tokenizer.bytesReceived == 0, tokenizer.failure == nil,
-            QuickValidator.canValidate(with: options), let source, source.rewind()
-        else { return false }
-        let outcome = try QuickValidator(options: options).run(source, progress: onProgress)
-        if case .valid(let bytes) = outcome {
-            feed = .validated(bytes: bytes)
-            return true
-        }
-        guard source.rewind() else {
-            throw InputError(source: source.name, operation: "read again", reason: "the input cannot be rewound")
-        }
-        return false
+        return pipeline.topLevelCount
     }
 
     /// Whether the value starting at `index` is wholly on the tape (a scalar, or a container
@@ -386,21 +372,10 @@ public final class JSONReader {
     }
 
     /// Bytes read from the input so far (with background parsing: parsed and handed to the reader).
-    public var bytesRead: Int {
-        switch feed {
-        case .direct, .yajlInBackground: return tokenizer.bytesReceived
-        case .background(let parser): return parser.bytesRead
-        case .validated(let bytes): return bytes
-        }
-    }
+    public var bytesRead: Int { pipeline?.bytesRead ?? tokenizer.bytesReceived }
 
     /// Whether parsing has moved to a background thread (see ``JSONParsingOptions/parsesInBackground``).
-    public var isParsingInBackground: Bool {
-        switch feed {
-        case .background, .yajlInBackground: return true
-        case .direct, .validated: return false
-        }
-    }
+    public var isParsingInBackground: Bool { pipeline?.isInBackground ?? false }
 
     /// The input's total size in bytes when known in advance (regular files, memory).
     public var totalBytes: Int? { source?.totalSize }
@@ -447,36 +422,6 @@ public final class JSONReader {
     /// Adds tokens to the tape. Returns false when none can come now (the input has ended, or
     /// an incremental reader needs more input).
     private func fill(keepingTokensFrom keep: Int) throws -> Bool {
-        switch feed {
-        case .background(let parser): return try parser.receive(into: tape, keepingTokensFrom: keep)
-        case .yajlInBackground(let yajl): return try yajl.receive(into: tokenizer, keepingTokensFrom: keep)
-        case .validated: return false
-        case .direct: break
-        }
-        if let failure = tokenizer.failure {
-            if tokenizer.failureAwaitsContext { return false }  // an incremental reader needs more input
-            throw failure
-        }
-        if tokenizer.isFinished { return false }
-        guard let source else { return false }
-        if mayParseInBackground {
-            mayParseInBackground = false
-            switch backgroundWork {
-            case .parsing:
-                let parser = BackgroundParser(tokenizer: Tokenizer(options: options, readingAheadFrom: source), source: source)
-                feed = .background(parser)
-                parser.start()
-                return try parser.receive(into: tape, keepingTokensFrom: keep)
-            case .yajl:
-                let yajl = BackgroundYajl(source: source, options: options)
-                tokenizer.readAheadForContext = { buffer in yajl.readAhead(into: buffer) }
-                feed = .yajlInBackground(yajl)
-                yajl.start()
-                return try yajl.receive(into: tokenizer, keepingTokensFrom: keep)
-            }
-        }
-        tokenizer.compact(keepingTokensFrom: keep)
-        _ = try tokenizer.readChunk(from: source)
-        return true
+        try startPipeline(for: .tokens).fill(keepingTokensFrom: keep)
     }
 }

@@ -15,8 +15,7 @@ private final class ThreadBody {
 }
 
 /// The hand-over between a background thread that fills batches and the reader's thread that
-/// empties them, in order, through a ring of a few reusable batches (``BackgroundParser``,
-/// ``BackgroundYajl``).
+/// empties them, in order, through a ring of a few reusable batches (``BackgroundPipeline``).
 ///
 /// A batch belongs to the background thread while it is being filled, and to the reader's
 /// thread between ``take()`` and ``give()``; the semaphores order every hand-over, which is why

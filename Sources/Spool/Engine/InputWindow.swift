@@ -85,6 +85,23 @@ struct InputWindow {
         return StrictnessScan.firstBadWhitespace(pointer(at: start), count: end - start).map { start + $0 }
     }
 
+    /// Searches backwards for the `"` that opens the string ending (past its closing quote) at
+    /// `end`, not below `low`: the first quote not preceded by an odd number of backslashes.
+    @inline(never)
+    func openingQuote(end: Int, low: Int) -> Int {
+        let low = max(low, base)
+        var p = end &- 2
+        while p >= low {
+            if self[p] == UInt8(ascii: "\"") {
+                var backslashes = 0
+                while p - 1 - backslashes >= low && self[p - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { return p }
+            }
+            p &-= 1
+        }
+        return low
+    }
+
     /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and
     /// returns to `preferredCapacity` when an unusually long token had grown the storage.
     mutating func discard(below offset: Int, preferredCapacity: Int) {

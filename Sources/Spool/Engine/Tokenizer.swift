@@ -17,9 +17,19 @@
 /// **Errors.** Whatever the chunk size, the same input gives the same ``ParseError``: the
 /// earliest problem wins, located at the offending token by Spool's own scanner rather than at
 /// yajl's offset (which points past the token, or into a private buffer at end of input).
+///
+/// **Where the events go** is fixed at construction: to this tokenizer's writer, as yajl
+/// reports them; or (``logsEvents``, for ``BackgroundPipeline``'s thread) to a log of yajl's
+/// calls, which the tokenizer of the reader's thread consumes (``consume(_:of:)``) through
+/// the same checks as its own calls. A logging tokenizer decides its calls by the same rules;
+/// it stops calling yajl at the first error or form feed, and goes on reading for the error's
+/// context.
 final class Tokenizer {
     let writer: TapeWriter
-    private let parser: YajlParser
+    /// yajl, its events consumed by `writer` as they come, or logged.
+    private let recorder: YajlEventRecorder
+    /// Whether yajl's events are logged for another tokenizer rather than written here.
+    let logsEvents: Bool
     let options: JSONParsingOptions
     /// How many bytes one read asks for (``JSONParsingOptions/chunkSize``).
     let chunkSize: Int
@@ -45,31 +55,49 @@ final class Tokenizer {
     @exclusivity(unchecked) private var failedWith: PendingError?
     /// Whether ``finish()`` has been called (the input has ended, with or without an error).
     @exclusivity(unchecked) private var inputEnded = false
+    /// While logging: whether calls to yajl have stopped (an error, a form feed, the end).
+    @exclusivity(unchecked) private var stoppedLogging = false
+    /// While logging: how far the bytes after the last event were looked at for an unfinished token.
+    @exclusivity(unchecked) private var tailScanned = 0
 
     /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
     /// indices always fit a ``RawToken``.
     static let maxInputLength = RawToken.maxPayload - 1024
 
-    init(options: JSONParsingOptions) {
+    /// A tokenizer whose writer gets yajl's events, or (`logsEvents`) that logs them to
+    /// ``eventLog``; `shipsTokens`: its tape goes to another thread's reader (``shipTape(into:)``).
+    init(options: JSONParsingOptions, logsEvents: Bool = false, shipsTokens: Bool = false) {
         self.options = options
+        self.logsEvents = logsEvents
         chunkSize = options.effectiveChunkSize
-        writer = TapeWriter(options: options)
-        parser = YajlParser(writer: writer, options: options)
+        writer = TapeWriter(options: options, recordsLatePatches: shipsTokens)
+        recorder = YajlEventRecorder(options: options, writer: logsEvents ? nil : writer)
+    }
+
+    /// Where a logging tokenizer's calls and events go (a batch's log).
+    var eventLog: YajlEventLog {
+        get { recorder.state.log }
+        set { recorder.state.log = newValue }
+    }
+
+    /// Calls `body` with the input bytes from `start` to `end`, which the window still holds
+    /// after the read that brought them.
+    func withBytes(from start: Int, to end: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: writer.window.pointer(at: start), count: end - start))
     }
 
     /// A tokenizer that, on an error, reads a few bytes past it from `source` for context.
-    convenience init(options: JSONParsingOptions, readingAheadFrom source: any ByteSource) {
-        self.init(options: options)
+    convenience init(options: JSONParsingOptions, readingAheadFrom source: any ByteSource, shipsTokens: Bool = false) {
+        self.init(options: options, shipsTokens: shipsTokens)
         readAheadForContext = { buffer in (try? source.read(into: buffer)) ?? 0 }
     }
 
     var tape: TokenTape { writer.tape }
 
     /// Validating records no tokens (only what error messages need) and, without comments,
-    /// uses yajl callbacks that do the least work; takes effect from the next chunk.
+    /// handles events with the least work.
     func setValidating(_ validating: Bool) {
-        writer.recordsValues = !validating
-        if !options.allowsComments { parser.useValidatingCallbacks(validating) }
+        writer.skipValues(validating)
     }
 
     /// Total bytes of input received so far.
@@ -79,18 +107,18 @@ final class Tokenizer {
 
     /// Free space in the window for at least `minimum` bytes of new input.
     func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
-        writer.window.freeSpace(minimum: minimum)
+        writer.freeSpace(minimum: minimum)
     }
 
     /// Records that `count` bytes were written into the space from ``freeSpace(minimum:)``.
     func commit(_ count: Int) {
-        writer.window.commit(count)
+        writer.commit(count)
     }
 
     /// Reads up to one chunk from `source` into the window and parses it; at the end of the
     /// input, finishes instead. Returns false once the input has ended.
     func readChunk(from source: any ByteSource) throws -> Bool {
-        if try writer.window.read(from: source, upTo: chunkSize) == 0 {
+        if try writer.readInput(from: source, upTo: chunkSize) == 0 {
             try finish()
             return false
         }
@@ -112,7 +140,7 @@ final class Tokenizer {
         Tokenizer.shouldParse(available: writer.window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart)
     }
 
-    /// The rule behind ``shouldParse`` (also ``BackgroundYajl``'s): parse `available` new bytes
+    /// The rule behind ``shouldParse`` (also a logging tokenizer's): parse `available` new bytes
     /// unless a token that began at `pendingStart` is unfinished and they are fewer than its own.
     static func shouldParse(available: Int, parsedEnd: Int, pendingStart: Int?) -> Bool {
         guard available > 0 else { return false }
@@ -123,10 +151,10 @@ final class Tokenizer {
     /// Gives yajl the bytes received but not yet parsed, unless they are being held back.
     func parseAvailable(force: Bool = false) throws(ParseError) {
         if let failure { throw failure }
-        if isFinished { return }  // after the first value, with trailing garbage allowed
+        if isFinished || stoppedLogging { return }  // (after the first value, with trailing garbage allowed)
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let end = writer.window.end
-        if end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
+        if end > Tokenizer.maxInputLength && !logsEvents { throw fail(Tokenizer.inputTooLong) }
         // A form feed or vertical tab is an error wherever it is (outside comments): yajl rejects
         // them inside strings, Spool between tokens. yajl first parses what comes before it, so
         // an earlier error still wins, whatever the chunking.
@@ -141,17 +169,57 @@ final class Tokenizer {
                     pending: StringHoldBack.Pending(start: pendingStart, in: writer.window),
                     maxStringLength: options.effectiveMaxStringLength)
                 if callEnd == parsedEnd { break }
-                try parse(to: callEnd, badWhitespace: nil) { chunk, count in
-                    parser.parse(chunk, count: count)
-                }
-                if isFinished { return }
+                try call(to: callEnd, badWhitespace: nil)
+                if isFinished || stoppedLogging { return }
             }
             // At the end of the input, a string held back goes too, unfinished.
             guard force && parsedEnd < end else { return }
         }
-        try parse(to: badWhitespace ?? end, badWhitespace: badWhitespace) { chunk, count in
-            parser.parse(chunk, count: count)
+        try call(to: badWhitespace ?? end, badWhitespace: badWhitespace)
+    }
+
+    /// Calls yajl over the bytes from `parsedEnd` to `end`: its events go to the writer, which
+    /// is checked after the call, or to the log.
+    private func call(to end: Int, badWhitespace: Int?) throws(ParseError) {
+        guard !logsEvents else { return logCall(to: end, badWhitespace: badWhitespace) }
+        try parse(to: end, badWhitespace: badWhitespace) { chunk, count, base in
+            recorder.parse(chunk, count: count, base: base)
         }
+    }
+
+    /// A logged call: yajl's events and status go to the log for the reader's tokenizer to
+    /// consume and check. The unfinished token, for the next call's rules, is the first byte
+    /// after the last event that cannot come between tokens (a comment counts as a token here).
+    private func logCall(to end: Int, badWhitespace: Int?) {
+        let start = parsedEnd
+        if let pendingStart { relexedBytes += start - pendingStart }
+        parseCalls += 1
+        let log = recorder.state.log
+        let before = log.count
+        let status = recorder.parse(UnsafePointer(writer.window.pointer(at: start)), count: end - start, base: start)
+        log.calls.append(
+            YajlCall(
+                start: start, end: end, badWhitespace: badWhitespace, isCompletion: false, events: before..<log.count,
+                status: status))
+        parsedEnd = end
+        if case .ok = status {} else { stoppedLogging = true }
+        if badWhitespace != nil || end > Tokenizer.maxInputLength { stoppedLogging = true }
+        if log.count > before {
+            pendingStart = nil
+            tailScanned = max(recorder.state.lastEventEnd, start)
+        }
+        guard pendingStart == nil else { return }
+        var p = max(tailScanned, writer.window.base)
+        while p < end {
+            switch writer.window[p] {
+            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: ":"): p += 1
+            default:
+                pendingStart = p
+                tailScanned = p
+                return
+            }
+        }
+        tailScanned = p
     }
 
     static var inputTooLong: PendingError {
@@ -160,38 +228,38 @@ final class Tokenizer {
             at: Tokenizer.maxInputLength)
     }
 
-    /// Replays a call to yajl made on another thread (``YajlEventRecorder``) over bytes already
-    /// in the window, with everything that follows a live call: the same tokens and errors.
-    func replay(_ call: YajlCall, of log: YajlEventLog) throws(ParseError) {
+    /// Consumes a call to yajl made on another thread (logged by a ``YajlEventRecorder``) over
+    /// bytes already in the window, with everything that follows a live call: the same tokens
+    /// and errors.
+    func consume(_ call: YajlCall, of log: YajlEventLog) throws(ParseError) {
         if let failure { throw failure }
         let writer = self.writer
-        let status = { () -> YajlParser.Status in
+        let status = { () -> YajlStatus in
             let events = UnsafeBufferPointer(start: log.events + call.events.lowerBound, count: call.events.count)
-            let accepted = log.side.withUnsafeBytes { writer.replay(events, side: $0.baseAddress) }
+            let accepted = log.side.withUnsafeBytes { writer.consume(events, side: $0.baseAddress) }
             return accepted ? call.status : .cancelled
         }
         if call.isCompletion {
             try complete { status() }
         } else {
             if call.end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
-            try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _ in status() }
+            try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _, _ in status() }
         }
     }
 
-    /// One call to yajl (`run`, live or replayed) over the bytes from `parsedEnd` to `end`, and
-    /// the checks that follow it.
+    /// One call to yajl (`run`: yajl itself, or a logged call) over the bytes from `parsedEnd`
+    /// to `end` (`run` gets them and their absolute offset), and the checks that follow it.
     private func parse(
-        to end: Int, badWhitespace: Int?, run: (UnsafePointer<UInt8>, Int) -> YajlParser.Status
+        to end: Int, badWhitespace: Int?, run: (UnsafePointer<UInt8>, Int, Int) -> YajlStatus
     ) throws(ParseError) {
         let start = parsedEnd
         if let pendingStart { relexedBytes += start - pendingStart }
         parseCalls += 1
         writer.beginChunk(from: start, to: end)
-        writer.extendParseLimit(to: end)
         if end > start {
             let chunk = UnsafePointer(writer.window.pointer(at: start))
             defer { writer.endChunk() }
-            let status = run(chunk, end - start)
+            let status = run(chunk, end - start, start)
             parsedEnd = end
             switch status {
             case .ok:
@@ -201,7 +269,7 @@ final class Tokenizer {
             case .failed(let yajlError, let consumed):
                 throw fail(mapYajlError(yajlError, at: start + consumed))
             }
-            if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.stack.isEmpty {
+            if options.stopsAfterFirstValue && writer.topLevelCount > 0 && writer.depth == 0 {
                 // The value is complete; what follows is neither parsed nor checked.
                 pendingStart = nil
                 isFinished = true
@@ -211,12 +279,12 @@ final class Tokenizer {
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
         if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
-        if badWhitespace != nil && options.stopsAfterFirstValue && writer.stack.isEmpty && writer.topLevelCount == 0
+        if badWhitespace != nil && options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0
             && pendingStart != nil
         {
             // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
             // (Only on the reader's own thread: this option parses nothing in the background.)
-            try complete { parser.complete() }
+            try complete { recorder.complete() }
             return
         }
         if let badWhitespace { throw fail(writer.badWhitespaceError(at: badWhitespace)) }
@@ -230,21 +298,29 @@ final class Tokenizer {
         if isFinished { return }
         try parseAvailable(force: true)
         if isFinished { return }  // the first value ended it (trailing garbage allowed)
-        try complete { parser.complete() }
+        guard logsEvents else { return try complete { recorder.complete() } }
+        if !stoppedLogging {
+            let log = recorder.state.log
+            let before = log.count
+            let status = recorder.complete()
+            log.calls.append(
+                YajlCall(start: 0, end: 0, badWhitespace: nil, isCompletion: true, events: before..<log.count, status: status))
+        }
+        stoppedLogging = true
+        isFinished = true
     }
 
-    /// `yajl_complete_parse` (`run`, live or replayed) and the checks that follow it.
-    private func complete(_ run: () -> YajlParser.Status) throws(ParseError) {
-        writer.finishingTokenStart = pendingStart ?? writer.window.end
-        writer.finishing = true
+    /// `yajl_complete_parse` (`run`: yajl itself, or a logged call) and the checks that follow it.
+    private func complete(_ run: () -> YajlStatus) throws(ParseError) {
+        writer.beginCompletion(tokenStart: pendingStart ?? writer.window.end)
         let status = run()
-        writer.finishing = false
+        writer.endCompletion()
         switch status {
         case .ok:
             // After the value: only whitespace and finished comments (unless trailing garbage
             // is allowed: then nothing after it is looked at).
             if !options.stopsAfterFirstValue
-                && (writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil || writer.inBlockComment)
+                && (writer.skipToToken(limit: writer.window.end) || writer.pendingError != nil || writer.isInBlockComment)
             {
                 throw fail(writer.pendingError ?? endOfInputError())
             }
@@ -253,7 +329,7 @@ final class Tokenizer {
             throw fail(writer.pendingError ?? endOfInputError())
         case .failed(let yajlError, _):
             if let start = pendingStart, writer.scanPos > start { pendingStart = nil }
-            if options.allowsMultipleValues && writer.stack.isEmpty && pendingStart == nil
+            if options.allowsMultipleValues && writer.depth == 0 && pendingStart == nil
                 && !writer.skipToToken(limit: writer.window.end) && writer.pendingError == nil
             {
                 // An empty NDJSON stream, or only whitespace after the last value: zero values, fine.
@@ -290,10 +366,10 @@ final class Tokenizer {
     private func fail(_ pending: PendingError) -> ParseError {
         if let readAhead = readAheadForContext {
             while !hasContext(after: pending.offset) {
-                let space = writer.window.freeSpace(minimum: 64)
+                let space = writer.freeSpace(minimum: 64)
                 let count = readAhead(UnsafeMutableRawBufferPointer(rebasing: space.prefix(64)))
                 if count <= 0 { break }
-                writer.window.commit(count)
+                writer.commit(count)
             }
         }
         let error = writer.makeError(pending)
@@ -332,11 +408,16 @@ final class Tokenizer {
 
     /// Drops input bytes nobody needs any more.
     func compactWindow() {
-        let keepFrom = min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64
-        // Lines are counted lazily; count those in the bytes about to go.
-        if keepFrom > writer.nextNewline { writer.advanceLines(to: keepFrom) }
-        writer.preserveSourceKeys(below: max(keepFrom, writer.window.base))
-        writer.window.discard(below: max(keepFrom, writer.window.base), preferredCapacity: chunkSize + 256)
+        if logsEvents {
+            // Only the unfinished token's bytes, for the rules of the next calls.
+            writer.dropInput(
+                below: stoppedLogging ? writer.window.end : min(parsedEnd, pendingStart ?? parsedEnd),
+                preferredCapacity: chunkSize + 256)
+            return
+        }
+        // Keep a little context before the unfinished token, for error excerpts.
+        writer.dropInput(
+            below: min(writer.scanPos, pendingStart ?? writer.scanPos, parsedEnd) - 64, preferredCapacity: chunkSize + 256)
     }
 
     /// Drops tokens below `index` from the tape and input bytes nobody needs any more.
@@ -365,11 +446,10 @@ final class Tokenizer {
             }
             let location = writer.location(of: start)
             message += " in the \(what) that starts at \(location)"
-        } else if writer.inBlockComment {
+        } else if writer.isInBlockComment {
             message += " in a comment"
         }
-        if writer.stack.count > 0 {
-            let open = writer.stack[writer.stack.count - 1]
+        if let open = writer.innermost {
             message += "; the \(open.name) opened at \(open.location) is not closed"
         } else if writer.topLevelCount == 0 && pendingStart == nil {
             message += ": the input holds no JSON value"
@@ -409,16 +489,15 @@ final class Tokenizer {
                 isString ? errorOffset - at - 1 > options.effectiveMaxStringLength : isNumber && errorOffset - at > options.maxNumberLength
             if overLong {
                 if let grammar = writer.grammarError(at: at, isString: isString) { return grammar }
-                if isString { writer.failStringTooLong(at: at) } else { writer.failNumberTooLong(at: at) }
+                return isString ? writer.checks.stringTooLong(at: at) : writer.checks.numberTooLong(at: at)
             }
-            if let error = writer.pendingError { return error }
         }
 
         if !options.allowsComments && at < writer.window.end && writer.window[at] == UInt8(ascii: "/") {
             return .commentsNotAllowed(at: at)
         }
         func error(_ offset: Int, _ message: @escaping (_ found: String) -> String) -> PendingError {
-            PendingError(.syntax, at: offset) { writer in message(writer.describeToken(at: offset)) }
+            PendingError(.syntax, at: offset) { window in message(ErrorContext.describeToken(at: offset, in: window)) }
         }
         switch yajlError {
         case .invalidUTF8:
@@ -464,7 +543,7 @@ final class Tokenizer {
         case .trailingGarbage:
             return .afterTopLevelValue(at: at)
         case .unallowedToken:
-            let inObject = writer.stack.count > 0 && writer.stack[writer.stack.count - 1].isObject
+            let inObject = writer.innermost?.isObject == true
             let expected = inObject && !writer.afterKey ? "a string key" : "a value"
             return .expected(expected, at: at)
         case .prematureEndOfInput:

@@ -21,21 +21,21 @@ extension JSONDecodable {
     public static func decodeValue(
         from json: String, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(string: json, options: options), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(string: json, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes JSON held in `Data`.
     public static func decodeValue(
         from data: Data, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(data: data, options: options), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(data: data, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes JSON held as bytes.
     public static func decodeValue(
         from bytes: [UInt8], rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(bytes: bytes, options: options), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(bytes: bytes, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes the JSON file at `path`.
@@ -43,7 +43,7 @@ extension JSONDecodable {
     public static func decodeValue(
         contentsOfFile path: String, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(contentsOfFile: path, options: options), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(contentsOfFile: path, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes the JSON read from a file descriptor (a file, a pipe; 0 for standard input),
@@ -51,7 +51,7 @@ extension JSONDecodable {
     public static func decodeValue(
         fileDescriptor: Int32, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(fileDescriptor: fileDescriptor, options: options), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(fileDescriptor: fileDescriptor, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes JSON arriving as an asynchronous sequence of bytes. The document's tokens are
@@ -101,7 +101,6 @@ enum JSONDocument {
     static func decode<T>(
         _ reader: JSONReader, expected: Any.Type, _ body: (DecodingContext, Int) throws -> T
     ) throws -> T {
-        reader.backgroundWork = .parsing  // decoding models keeps this thread busy
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
         guard try reader.ensureToken(at: start) else {

@@ -31,31 +31,30 @@ public final class JSONStream {
     /// Reads the JSON file at `path`.
     /// - Throws: ``InputError`` when the file cannot be opened.
     public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
-        self.init(reader: try JSONReader(contentsOfFile: path, options: options))
+        self.init(reader: try JSONReader(contentsOfFile: path, options: options, work: .models))
     }
 
     /// Reads from an open file descriptor (0 for standard input), which stays open.
     public convenience init(fileDescriptor: Int32, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(fileDescriptor: fileDescriptor, options: options))
+        self.init(reader: JSONReader(fileDescriptor: fileDescriptor, options: options, work: .models))
     }
 
     /// Reads JSON held as bytes.
     public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(bytes: bytes, options: options))
+        self.init(reader: JSONReader(bytes: bytes, options: options, work: .models))
     }
 
     /// Reads JSON held in `Data`.
     public convenience init(data: Data, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(data: data, options: options))
+        self.init(reader: JSONReader(data: data, options: options, work: .models))
     }
 
     /// Reads JSON from a string.
     public convenience init(string: String, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(string: string, options: options))
+        self.init(reader: JSONReader(string: string, options: options, work: .models))
     }
 
     init(reader: JSONReader) {
-        reader.backgroundWork = .parsing  // decoding models keeps this thread busy
         core = StreamCore(reader: reader)
     }
 

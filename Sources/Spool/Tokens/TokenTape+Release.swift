@@ -20,6 +20,7 @@ extension TokenTape {
     /// ``canRelease(from:ofContainer:)`` must hold and every token up to `stop` be on the tape.
     func release(_ first: Int, upTo stop: Int, ofContainer container: Int, children: Int) {
         guard stop > first, canRelease(from: first, ofContainer: container), stop <= end else { return }
+        defer { assertConsistent() }
         // Text bytes: from the first text token at or after `first` to the first after `stop`.
         let arenaStart = firstText(from: first, to: stop) ?? arenaEnd
         let arenaStop = firstText(from: stop, to: end) ?? arenaEnd

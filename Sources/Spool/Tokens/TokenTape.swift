@@ -143,6 +143,7 @@ final class TokenTape {
     @inline(__always)
     @discardableResult
     func append(_ token: RawToken) -> Int {
+        assert(!token.hasText || token.payload &+ Int(token.length) <= arenaEnd, "a token's text is past the arena")
         if count == tokenCapacity { growTokens() }
         (tokens + count).initialize(to: token)
         count &+= 1
@@ -156,6 +157,9 @@ final class TokenTape {
     func close(_ start: Int, end: Int, children: Int) -> Bool {
         guard contains(start) else { return false }
         let token = tokens + physical(start)
+        assert(token.pointee.isContainerStart && end > start, "closing a token that does not open a container before its end")
+        assert(token.pointee.payload == -1, "a container closed twice")
+        assert(!contains(end) || self[end].payload == start, "a container's end does not point back at its start")
         token.pointee.payload = end
         token.pointee.length = UInt32(truncatingIfNeeded: children)
         return true
@@ -170,6 +174,7 @@ final class TokenTape {
 
     @inline(never)
     private func addLine(_ line: Int, startingAt offset: Int) {
+        assert(offset > lastLineOffset && (lines.last.map { $0.line < line } ?? true), "lines out of order")
         lines.append(LineStart(line: line, offset: offset))
         lastLineOffset = offset
     }
@@ -289,6 +294,7 @@ final class TokenTape {
 
     /// Drops every token below the absolute index `index` (and the arena bytes only they used).
     func discard(below index: Int) {
+        defer { assertConsistent() }
         var target = min(index, end)
         if isReleased(target) { target = gapStart &+ gapLength }
         let drop = min(max(0, physical(target)), count)
@@ -382,6 +388,7 @@ final class TokenTape {
             base = batch.base
             arenaBase = batch.arenaBase
         }
+        assert(end == batch.base && arenaEnd == batch.arenaBase, "a batch that does not continue the tape's numbering")
         guard end == batch.base, arenaEnd == batch.arenaBase else { return }
         for start in batch.lines where start.offset > lastLineOffset { addLine(start.line, startingAt: start.offset) }
         if count &+ batch.count > tokenCapacity {
@@ -419,6 +426,21 @@ final class TokenTape {
         guard count > 0 else { return }
         memmove(buffer + count, buffer, held * MemoryLayout<T>.stride)
         buffer.update(from: front, count: count)
+    }
+
+    /// Checks (in debug builds) that the counts, the released gap and the first token agree.
+    @inline(__always)
+    func assertConsistent() {
+        #if DEBUG
+        assert(count >= 0 && count <= tokenCapacity && arenaCount >= 0 && arenaCount <= arenaCapacity, "counts out of bounds")
+        assert(gapLength == 0 ? gapStart == Int.max : gapStart >= base && gapStart &+ gapLength <= end, "the gap lies outside the tape")
+        assert(arenaGapLength == 0 ? arenaGapStart == Int.max : arenaGapStart >= arenaBase, "the arena's gap lies outside it")
+        if count > 0 {
+            let first = tokens[0]
+            assert(!first.hasText || first.payload >= arenaBase, "the first token's text was discarded")
+            assert(!first.isContainerStart || first.payload == -1 || first.payload > base, "a container ends before it starts")
+        }
+        #endif
     }
 
     /// Releases memory beyond the default capacities after an unusually large element.

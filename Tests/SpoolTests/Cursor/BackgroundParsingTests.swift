@@ -4,32 +4,28 @@ import Testing
 
 @Suite("Background parsing")
 struct BackgroundParsingTests {
-    static let works: [JSONReader.BackgroundWork] = [.yajl, .parsing]
+    static let works: [JSONReader.Work] = [.tokens, .models]
 
     /// The object running on the background thread, if any.
     static func backgroundObject(of reader: JSONReader) -> AnyObject? {
-        switch reader.feed {
-        case .background(let parser): return parser
-        case .yajlInBackground(let yajl): return yajl
-        case .direct, .validated: return nil
-        }
+        guard let pipeline = reader.pipeline, pipeline.isInBackground else { return nil }
+        return pipeline
     }
 
     static func outcome(
-        _ bytes: [UInt8], chunkSize: Int, inBackground: Bool, work: JSONReader.BackgroundWork = .yajl
+        _ bytes: [UInt8], chunkSize: Int, inBackground: Bool, work: JSONReader.Work = .tokens
     ) -> (ReadOutcome, Bool) {
         var options = JSONParsingOptions()
         options.parsesInBackground = inBackground
         var reader: JSONReader?
-        let outcome = readAll(bytes, chunkSize: chunkSize, options: options) {
-            $0.backgroundWork = work
+        let outcome = readAll(bytes, chunkSize: chunkSize, options: options, work: work) {
             reader = $0
         }
         return (outcome, reader?.isParsingInBackground ?? false)
     }
 
     @Test(arguments: [1, 5], works)
-    func sameTokensAndErrorsAsOnTheReadersThread(_ chunkSize: Int, _ work: JSONReader.BackgroundWork) {
+    func sameTokensAndErrorsAsOnTheReadersThread(_ chunkSize: Int, _ work: JSONReader.Work) {
         for name in ConformanceTests.all {
             let bytes = Fixtures.bytes(name)
             let (direct, _) = Self.outcome(bytes, chunkSize: chunkSize, inBackground: false)
@@ -40,12 +36,11 @@ struct BackgroundParsingTests {
     }
 
     @Test(arguments: works)
-    func skipsLargeContainersAcrossBatches(_ work: JSONReader.BackgroundWork) throws {
+    func skipsLargeContainersAcrossBatches(_ work: JSONReader.Work) throws {
         let inner = "[" + (0..<5000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 256
-        let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options)
-        reader.backgroundWork = work
+        let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options, work: work)
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         try reader.skipValue()
@@ -56,14 +51,13 @@ struct BackgroundParsingTests {
     }
 
     @Test(arguments: works)
-    func droppingAReaderEarlyStopsTheBackgroundThread(_ work: JSONReader.BackgroundWork) async throws {
+    func droppingAReaderEarlyStopsTheBackgroundThread(_ work: JSONReader.Work) async throws {
         let text = "[" + Array(repeating: #"{"a": [1, 2, 3], "b": "x"}"#, count: 50_000).joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 1024
         weak var parser: AnyObject?
         do {
-            let reader = JSONReader(string: text, options: options)
-            reader.backgroundWork = work
+            let reader = JSONReader(string: text, options: options, work: work)
             for _ in 0..<10 { _ = try reader.next() }
             parser = Self.backgroundObject(of: reader)
             #expect(parser != nil)
@@ -74,13 +68,12 @@ struct BackgroundParsingTests {
     }
 
     @Test(arguments: works)
-    func aBlockedPipeDoesNotHangTheReader(_ work: JSONReader.BackgroundWork) async throws {
+    func aBlockedPipeDoesNotHangTheReader(_ work: JSONReader.Work) async throws {
         let pipe = Pipe()
         pipe.fileHandleForWriting.write(Data(#"[1, 2, 3, "#.utf8))
         weak var parser: AnyObject?
         do {
-            let reader = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor)
-            reader.backgroundWork = work
+            let reader = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, options: .init(), work: work)
             #expect(try reader.next() == .arrayStart)
             #expect(try reader.next() == .number)
             parser = Self.backgroundObject(of: reader)

@@ -447,8 +447,8 @@ struct TokenizerTests {
 
     /// A string over the limit fails where it starts, in either split of background work, and
     /// neither thread reads it to its end first.
-    @Test(arguments: [nil, JSONReader.BackgroundWork.yajl, .parsing])
-    func anOverlongStringFailsEarlyInEveryMode(_ work: JSONReader.BackgroundWork?) throws {
+    @Test(arguments: [nil, JSONReader.Work.tokens, .models])
+    func anOverlongStringFailsEarlyInEveryMode(_ work: JSONReader.Work?) throws {
         var bytes = Array("{\"a\": [1, \"".utf8)
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "a"), count: 8 << 20))
         bytes.append(contentsOf: Array("\"]}".utf8))
@@ -456,8 +456,7 @@ struct TokenizerTests {
         options.chunkSize = 4096
         options.maxStringLength = 100_000
         options.parsesInBackground = work != nil
-        let reader = JSONReader(bytes: bytes, options: options)
-        if let work { reader.backgroundWork = work }
+        let reader = JSONReader(bytes: bytes, options: options, work: work ?? .tokens)
         let error = try #require(throws: ParseError.self) { while try reader.next() != nil {} }
         #expect(error.kind == .limitExceeded)
         #expect(error.location.byteOffset == 10)

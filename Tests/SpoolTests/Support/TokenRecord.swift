@@ -16,14 +16,15 @@ struct ReadOutcome: Hashable {
     var error: ParseError?
 }
 
-/// Reads all of `bytes`; `prepare` may set the reader up first (and keep it, to look at it after).
+/// Reads all of `bytes` with a reader built for `work`; `prepare` may set the reader up first
+/// (and keep it, to look at it after).
 func readAll(
-    _ bytes: [UInt8], chunkSize: Int = 65_536, options: JSONParsingOptions = .init(),
+    _ bytes: [UInt8], chunkSize: Int = 65_536, options: JSONParsingOptions = .init(), work: JSONReader.Work = .tokens,
     prepare: (JSONReader) -> Void = { _ in }
 ) -> ReadOutcome {
     var options = options
     options.chunkSize = chunkSize
-    let reader = JSONReader(bytes: bytes, options: options)
+    let reader = JSONReader(bytes: bytes, options: options, work: work)
     prepare(reader)
     var outcome = ReadOutcome()
     do {

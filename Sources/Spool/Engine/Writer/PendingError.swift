@@ -7,9 +7,10 @@
 struct PendingError {
     var kind: ParseError.Kind
     var offset: Int
-    var message: (TapeWriter) -> String
+    /// The message, from the input the window holds once the error is rendered.
+    var message: (InputWindow) -> String
 
-    init(_ kind: ParseError.Kind, at offset: Int, message: @escaping (TapeWriter) -> String) {
+    init(_ kind: ParseError.Kind, at offset: Int, message: @escaping (InputWindow) -> String) {
         self.kind = kind
         self.offset = offset
         self.message = message
@@ -21,15 +22,15 @@ struct PendingError {
 
     /// `expected WHAT, found TOKEN`, describing the token at `offset` once it is rendered.
     static func expected(_ what: String, at offset: Int) -> PendingError {
-        PendingError(.syntax, at: offset) { writer in "expected \(what), found \(writer.describeToken(at: offset))" }
+        PendingError(.syntax, at: offset) { window in "expected \(what), found \(ErrorContext.describeToken(at: offset, in: window))" }
     }
 
     /// Something after the only top-level value. When it starts a value, the message says that
     /// several top-level values need ``JSONParsingOptions/allowsMultipleValues``.
     static func afterTopLevelValue(at offset: Int) -> PendingError {
-        PendingError(.syntax, at: offset) { writer in
-            let found = writer.describeToken(at: offset)
-            let hint = writer.startsValue(at: offset)
+        PendingError(.syntax, at: offset) { window in
+            let found = ErrorContext.describeToken(at: offset, in: window)
+            let hint = ErrorContext.startsValue(at: offset, in: window)
                 ? " (several top-level values, as in NDJSON, need JSONParsingOptions.allowsMultipleValues)" : ""
             return "expected end of input after the top-level value, found \(found)\(hint)"
         }

@@ -1,35 +1,19 @@
-/// Rendering errors: the logical path at the point of failure, an excerpt of the line, and
-/// a short description of the offending token.
-extension TapeWriter {
-    /// The path of the value being parsed, for errors.
-    func currentPath() -> JSONKeyPath {
-        var components: [JSONKeyPath.Component] = []
-        components.reserveCapacity(stack.count)
-        for level in 0..<stack.count {
-            let container = stack[level]
-            if container.isObject {
-                if let key = key(at: level) { components.append(.key(key)) }
-            } else {
-                var index = container.children - 1
-                if level == stack.count - 1 && afterValue { index += 1 }
-                components.append(.index(max(0, index)))
-            }
-        }
-        return JSONKeyPath(components)
-    }
+/// The ``TapeWriter``'s error, from the moment a handler finds it until it is rendered: the
+/// first problem found (a ``PendingError``; the parse stops there), and what rendering it
+/// shows of the input: an excerpt of the line, and a short description of the offending token.
+///
+/// Handlers find errors while yajl reads from the input window, which cannot grow then; the
+/// tokenizer renders the error (``TapeWriter/makeError(_:)``) once yajl has returned and the
+/// window holds a little of the input after it, so the message and excerpt do not depend on
+/// the chunk size.
+struct ErrorContext {
+    /// The first problem found, not yet rendered.
+    var pending: PendingError?
 
-    /// Renders a pending error against what the window holds now.
-    func makeError(_ pending: PendingError) -> ParseError {
-        let location = location(of: pending.offset)
-        let (excerpt, caret) = excerpt(around: pending.offset)
-        return ParseError(
-            kind: pending.kind, message: pending.message(self), location: location,
-            path: currentPath(), excerpt: excerpt, excerptCaret: caret)
-    }
-
-    /// The line around `offset`, as far as the window still holds it (about 35 bytes each side).
-    func excerpt(around offset: Int) -> (String, Int) {
-        var low = max(window.base, lineStart(of: offset), offset - 35)
+    /// The line around `offset` (which starts at `lineStart` or later), as far as the window
+    /// still holds it (about 35 bytes each side); the caret's position in it, in characters.
+    static func excerpt(around offset: Int, lineStart: Int, in window: InputWindow) -> (String, Int) {
+        var low = max(window.base, lineStart, offset - 35)
         // Start on a character, not inside one.
         while low < min(offset, window.end) && window[low] & 0xC0 == 0x80 { low += 1 }
         var high = min(offset, window.end)
@@ -52,7 +36,7 @@ extension TapeWriter {
 
     /// Whether the byte at an absolute offset starts a JSON value: `{`, `[`, `"`, a digit, `-`,
     /// or the first letter of `true`, `false` or `null`.
-    func startsValue(at offset: Int) -> Bool {
+    static func startsValue(at offset: Int, in window: InputWindow) -> Bool {
         guard offset >= window.base, offset < window.end else { return false }
         switch window[offset] {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -64,7 +48,7 @@ extension TapeWriter {
     }
 
     /// A short description of the token or byte at an absolute offset, for "found X".
-    func describeToken(at offset: Int) -> String {
+    static func describeToken(at offset: Int, in window: InputWindow) -> String {
         guard offset >= window.base, offset < window.end else { return "end of input" }
         let c = window[offset]
         switch c {

@@ -1,0 +1,40 @@
+/// The one place that picks how a reader's bytes become tokens (see ``Pipeline``).
+///
+/// It runs once per reader, when the reader first needs input (an incremental reader: at once),
+/// from what the reader was built for (``JSONReader/Work``), its input and options, and
+/// whether that first need is ``JSONReader/skipToEnd()``. Nothing else looks at which path a
+/// reader took.
+enum PipelineFactory {
+    /// What the reader first asks of its input.
+    enum Request {
+        /// Tokens, to hand out.
+        case tokens
+        /// Validation to the end (``JSONReader/skipToEnd()``): no tokens are handed out.
+        case validation
+    }
+
+    /// A pipeline for a reader that builds its tokens with `tokenizer` (whose tape is the
+    /// reader's), reading from `source` (nil: input is appended). `progress` gets the bytes read
+    /// so far where a pipeline reports them itself (``QuickValidationPipeline``).
+    static func make(
+        for work: JSONReader.Work, request: Request, tokenizer: Tokenizer, source: (any ByteSource)?,
+        options: JSONParsingOptions, progress: ((Int) -> Void)?
+    ) -> any Pipeline {
+        guard let source else { return OneThreadPipeline(tokenizer: tokenizer, source: nil) }
+        let oneThread = OneThreadPipeline(tokenizer: tokenizer, source: source)
+        switch request {
+        case .validation:
+            // A file or memory can be read twice: yajl's grammar alone first, the full engine at a doubt.
+            if QuickValidator.canValidate(with: options) && source.rewind() {
+                return QuickValidationPipeline(source: source, options: options, progress: progress, fallback: oneThread)
+            }
+            return oneThread
+        case .tokens:
+            // Small inputs are over before a thread pays off; after a first value that ends
+            // reading early, nothing should have been read ahead.
+            let largeOrUnknown = (source.totalSize ?? Int.max) > 4 * options.effectiveChunkSize
+            guard options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue else { return oneThread }
+            return BackgroundPipeline(source: source, options: options, tokenizer: tokenizer, buildsTokens: work == .models)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// What Spool enforces and yajl does not, for the ``TapeWriter``: the depth, string, number and
+/// comment limits, strict UTF-8, and valid surrogate escapes. A check that fails gives the
+/// error to report; the writer stores it (``ErrorContext``).
+struct StrictnessChecks {
+    let allowsComments: Bool
+    let validatesUTF8: Bool
+    let maxDepth: Int
+    /// Bounds strings (their source between the quotes) and comments.
+    let maxStringLength: Int
+    let maxNumberLength: Int
+
+    init(options: JSONParsingOptions) {
+        allowsComments = options.allowsComments
+        validatesUTF8 = options.validatesUTF8
+        maxDepth = options.effectiveMaxDepth
+        maxStringLength = options.effectiveMaxStringLength
+        maxNumberLength = options.maxNumberLength
+    }
+
+    /// Whether a string or key needs its raw text checked: one whose source has no escapes
+    /// needs a look only when it is not ASCII (yajl lets overlong UTF-8, encoded surrogates and
+    /// code points above U+10FFFF through); one with escapes always does. `isASCII`: what
+    /// copying the decoded text found, if it was copied.
+    @inline(__always)
+    func needsRawCheck(_ decoded: UnsafeRawPointer?, count: Int, hasEscapes: Bool, isASCII: Bool?) -> Bool {
+        if hasEscapes { return true }
+        if isASCII == true { return false }
+        guard validatesUTF8, let decoded else { return false }
+        return isASCII != nil
+            || !StringChecks.isASCII(UnsafeBufferPointer(start: decoded.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
+    /// Checks the raw source text between a string's quotes (`start` and `end` include them), as
+    /// far as the window still holds it; false, with `error` set, when it breaks a rule.
+    @inline(__always)
+    func checkRawText(start: Int, end: Int, in window: InputWindow, error: inout PendingError?) -> Bool {
+        let rawCount = end &- start &- 2
+        guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
+        let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)
+        guard let failure = StringChecks.check(raw, validateUTF8: validatesUTF8) else { return true }
+        error = PendingError(.invalidString, failure.message, at: start &+ 1 &+ failure.index)
+        return false
+    }
+
+    @inline(never)
+    func depthExceeded(at start: Int) -> PendingError {
+        PendingError(
+            .limitExceeded, "nesting is deeper than the maximum depth of \(maxDepth) (JSONParsingOptions.maxDepth)", at: start)
+    }
+
+    func stringTooLong(at start: Int) -> PendingError {
+        tooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
+    }
+
+    func commentTooLong(at start: Int) -> PendingError {
+        tooLong("comment", at: start, limit: maxStringLength, option: "maxStringLength")
+    }
+
+    func numberTooLong(at start: Int) -> PendingError {
+        tooLong("number", at: start, limit: maxNumberLength, option: "maxNumberLength")
+    }
+
+    @inline(never)
+    private func tooLong(_ what: String, at start: Int, limit: Int, option: String) -> PendingError {
+        PendingError(
+            .limitExceeded, "\(what) is longer than the maximum of \(limit) bytes (JSONParsingOptions.\(option))", at: start)
+    }
+
+    /// A form feed or vertical tab between tokens: whitespace to yajl, not to JSON.
+    static func badWhitespace(at offset: Int, byte: UInt8) -> PendingError {
+        let name = byte == 0x0C ? "form feed (\\f)" : "vertical tab (\\v)"
+        return PendingError(
+            .syntax, "unexpected \(name): JSON whitespace is only space, tab, line feed and carriage return", at: offset)
+    }
+}
