@@ -78,6 +78,12 @@ final class TapeWriter {
         recordsValues = !skipping
     }
 
+    /// Whether events go to the lean validating handlers: when validating without comments.
+    /// With comments allowed, the full handlers run (recording nothing): only they scan the
+    /// bytes between tokens, where a form feed or vertical tab is found (the per-chunk scan
+    /// that finds them otherwise cannot tell them from a comment's text).
+    var usesLeanHandlers: Bool { !recordsValues && !checks.allowsComments }
+
     /// Notes that yajl is about to be given the window's bytes from `start` to `end`.
     func beginChunk(from start: Int, to end: Int) {
         positions.beginChunk(from: start, to: end, in: window, scanned: checks.allowsComments)
@@ -118,7 +124,7 @@ final class TapeWriter {
     /// parse, a logged call stops there.
     @inline(__always)
     func consume(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool {
-        recordsValues ? consumeRecording(event, text: text) : consumeValidating(event, text: text)
+        usesLeanHandlers ? consumeValidating(event, text: text) : consumeRecording(event, text: text)
     }
 
     /// ``consume(_:text:)`` while recording values.
@@ -159,10 +165,10 @@ final class TapeWriter {
     /// (``beginChunk(from:to:)``) and whose other text lies in `side`. Returns false where one
     /// was rejected.
     func consume(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
-        if recordsValues {
-            for event in events where !consumeRecording(event, text: text(of: event, side: side)) { return false }
-        } else {
+        if usesLeanHandlers {
             for event in events where !consumeValidating(event, text: text(of: event, side: side)) { return false }
+        } else {
+            for event in events where !consumeRecording(event, text: text(of: event, side: side)) { return false }
         }
         return true
     }

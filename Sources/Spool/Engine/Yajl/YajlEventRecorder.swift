@@ -155,7 +155,7 @@ final class YajlEventRecorder {
         /// callbacks then pick its handlers without asking it on every event.
         fileprivate func takeWritersMode() {
             guard let liveWriter else { return }
-            let records = liveWriter._withUnsafeGuaranteedRef { $0.recordsValues }
+            let records = liveWriter._withUnsafeGuaranteedRef { !$0.usesLeanHandlers }
             recordingWriter = records ? liveWriter : nil
             validatingWriter = records ? nil : liveWriter
         }
