@@ -279,10 +279,11 @@ final class Tokenizer {
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
         if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
-        if badWhitespace != nil && options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0
-            && pendingStart != nil
+        if badWhitespace != nil && options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0,
+            let start = pendingStart, writer.window[start] != UInt8(ascii: "\"")
         {
             // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
+            // Inside a string (`"\f"`) the form feed is an error, reported below.
             // (Only on the reader's own thread: this option parses nothing in the background.)
             try complete { recorder.complete() }
             return

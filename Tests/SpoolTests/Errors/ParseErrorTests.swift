@@ -252,3 +252,19 @@ struct ErrorOrderTests {
         #expect(error.summary == "1:5: error: number is longer than the maximum of 40 bytes (JSONParsingOptions.maxNumberLength)")
     }
 }
+
+@Suite("Control characters in strings")
+struct ControlCharacterInStringTests {
+    /// Found by fuzzing: with trailing garbage allowed, a raw vertical tab inside the first value's
+    /// string was reported as the end of input, at a column that depended on the chunking.
+    @Test(arguments: [1, 2, 3, 65_536])
+    func aVerticalTabInAStringIsNamedWhateverTheChunking(_ chunkSize: Int) throws {
+        for trailingGarbage in [false, true] {
+            var options = JSONParsingOptions()
+            options.allowsTrailingGarbage = trailingGarbage
+            let error = try #require(parseError("\"\u{0B}\"", chunkSize: chunkSize, options: options))
+            #expect(error.location.line == 1 && error.location.column == 2, "\(error.summary) (chunk \(chunkSize), garbage \(trailingGarbage))")
+            #expect(error.summary.contains("vertical tab"), "\(error.summary) (chunk \(chunkSize), garbage \(trailingGarbage))")
+        }
+    }
+}
