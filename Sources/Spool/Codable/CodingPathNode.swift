@@ -25,10 +25,4 @@ final class CodingPathNode {
     static func make(_ keys: [any CodingKey]) -> CodingPathNode? {
         keys.reduce(nil) { CodingPathNode(parent: $0, key: $1) }
     }
-
-    /// `parent`'s path plus `key`, as an array.
-    static func path(_ parent: CodingPathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
-        let base = parent?.path ?? []
-        return key.map { base + [$0] } ?? base
-    }
 }

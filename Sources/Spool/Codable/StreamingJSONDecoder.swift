@@ -154,16 +154,16 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes the first value of `reader` while it is parsed, then reads the rest; invalid
     /// JSON anywhere outranks a decoding error (as in ``JSONDecodable/decodeDocument(_:rootKeyPath:)``).
     private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> T {
-        let configuration = self.configuration
+        let session = DecodingSession(configuration)
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decode(reader, expected: T.self) { context, index in
-                try TapeDecoder(context: context, configuration: configuration).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+                try TapeDecoder(context: context, session: session).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
             }
         }
     }
 
     private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> T {
-        let configuration = self.configuration
+        let session = DecodingSession(configuration)
         let tape: TokenTape
         let start: Int
         do {
@@ -173,7 +173,7 @@ public final class StreamingJSONDecoder: Sendable {
         }
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decodeRoot(of: tape, at: start, expected: T.self) { context, index in
-                try TapeDecoder(context: context, configuration: configuration).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+                try TapeDecoder(context: context, session: session).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
             }
         }
     }

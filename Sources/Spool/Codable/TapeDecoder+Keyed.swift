@@ -7,18 +7,24 @@
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     let object: Int
-    /// This container's own path.
+    /// This container's own path, after the decoder's base path.
     let node: CodingPathNode?
-    /// With a key strategy: each member's converted key and its value's index, in order.
-    private let convertedKeys: [(key: String, value: Int)]?
-    /// Where the next scan of `convertedKeys` starts.
-    private let cursor = Cursor()
+    /// With a key strategy: the members' converted keys (nil: `.useDefaultKeys`, whose
+    /// lookups go through ``Extractor/member(_:ofObjectAt:)``).
+    private let convertedKeys: ConvertedKeys?
 
-    private final class Cursor {
+    /// Each member's converted key and its value's index, in order, and where the next scan
+    /// starts.
+    private final class ConvertedKeys {
+        let members: [(key: String, value: Int)]
         var next = 0
+
+        init(_ members: [(key: String, value: Int)]) {
+            self.members = members
+        }
     }
 
-    var codingPath: [any CodingKey] { node?.path ?? [] }
+    var codingPath: [any CodingKey] { decoder.path(node) }
 
     init(decoder: TapeDecoder, object: Int, node: CodingPathNode?) throws {
         self.decoder = decoder
@@ -28,14 +34,22 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         case .useDefaultKeys:
             convertedKeys = nil
         case .convertFromSnakeCase:
-            convertedKeys = try KeyedContainer.members(of: object, in: decoder).map {
+            convertedKeys = ConvertedKeys(try KeyedContainer.members(of: object, in: decoder).map {
                 (StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: $0.key), $0.value)
-            }
+            })
         case .custom(let convert):
-            let path = node?.path ?? []
-            convertedKeys = try KeyedContainer.members(of: object, in: decoder).map {
+            let path = decoder.path(node)
+            convertedKeys = ConvertedKeys(try KeyedContainer.members(of: object, in: decoder).map {
                 (convert(path + [JSONCodingKey(stringValue: $0.key)]).stringValue, $0.value)
-            }
+            })
+        }
+    }
+
+    /// Runs `body` with the decoder at `value`, the value of `key` (borrowed for the call).
+    @inline(__always)
+    private func at<T>(_ value: Int?, _ key: Key, _ body: (TapeDecoder) throws -> T) throws -> T {
+        try withUnsafePointer(to: key) { pointer in
+            try decoder.at(value, parent: node, key: .borrowed(UnsafeRawPointer(pointer), Key.self), body)
         }
     }
 
@@ -68,15 +82,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 throw decoder.decodingError(error, type: Any.self)
             }
         }
-        let count = convertedKeys.count
+        let members = convertedKeys.members
+        let count = members.count
         guard count > 0 else { return nil }
         // From the cursor round to it: the first match, then (rare) an earlier duplicate.
         for step in 0..<count {
-            let position = (cursor.next + step) % count
-            guard convertedKeys[position].key == wanted else { continue }
-            cursor.next = (position + 1) % count
-            let first = convertedKeys[..<position].firstIndex { $0.key == wanted } ?? position
-            return convertedKeys[first].value
+            let position = (convertedKeys.next + step) % count
+            guard members[position].key == wanted else { continue }
+            convertedKeys.next = (position + 1) % count
+            let first = members[..<position].firstIndex { $0.key == wanted } ?? position
+            return members[first].value
         }
         return nil
     }
@@ -88,7 +103,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let location = decoder.context.isValid(object) ? decoder.tape.location(at: object) : nil
             let message = "No value associated with key \(JSONKeyPath.quoted(key.stringValue))"
             let underlying = DecodeError(
-                code: .missingKey, keyPath: JSONKeyPath((codingPath + [key]).map(JSONKeyPath.Component.init)),
+                code: .missingKey, keyPath: JSONKeyPath(decoder.path(node, key).map(JSONKeyPath.Component.init)),
                 location: location, message: message)
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: TapeDecoder.describe(underlying), underlyingError: underlying))
@@ -109,7 +124,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var keys: [Key] = []
         let names: [String]
         if let convertedKeys {
-            names = convertedKeys.map(\.key)
+            names = convertedKeys.members.map(\.key)
         } else {
             names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
         }
@@ -128,87 +143,200 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decode(T.self, at: try required(key), parent: node, key: key)
+        try at(try required(key), key) { try $0.unwrap(T.self) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = try present(key) else { return nil }
-        return try decoder.decode(T.self, at: value, parent: node, key: key)
+        return try at(value, key) { try $0.unwrap(T.self) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try decoder.at(try required(key), parent: node, key: key) { try $0.container(keyedBy: NestedKey.self) }
+        try at(try required(key), key) { try $0.container(keyedBy: NestedKey.self) }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.at(try required(key), parent: node, key: key) { try $0.unkeyedContainer() }
+        try at(try required(key), key) { try $0.unkeyedContainer() }
     }
 
     /// The value of the key `super`, whether or not `Key` has such a case (as `JSONDecoder`).
     func superDecoder() throws -> any Decoder {
-        try superDecoder(at: lookup("super"), key: JSONCodingKey(stringValue: "super"))
+        try superDecoder(at: lookup("super"), key: .string("super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        try superDecoder(at: lookup(key), key: key)
+        try superDecoder(at: lookup(key), key: .owned(key))
     }
 
     /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
-    private func superDecoder(at value: Int?, key: any CodingKey) throws -> any Decoder {
-        TapeDecoder(
-            context: decoder.context, configuration: decoder.configuration, index: value, parent: node, key: key,
-            anchor: object)
+    private func superDecoder(at value: Int?, key: CurrentKey) throws -> any Decoder {
+        TapeDecoder(context: decoder.context, session: decoder.session, index: value, parent: node, key: key, anchor: object)
     }
 
     // The scalar requirements, each with one lookup (the protocol's defaults for
-    // `decodeIfPresent` would look the key up three times).
+    // `decodeIfPresent` would look the key up three times), each spelled out for its type: the
+    // quick way is then compiled for that type, while a helper generic in both the value's
+    // type and `Key` would run unspecialized.
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(at: required(key), key: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(at: required(key), key: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeFloat(at: required(key), key: key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeFloat(at: required(key), key: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(at: required(key), key: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(at: required(key), key: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(at: required(key), key: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(at: required(key), key: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(at: required(key), key: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(at: required(key), key: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(at: required(key), key: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(at: required(key), key: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(at: required(key), key: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(at: required(key), key: key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let value = try required(key)
+        return try decoder.quickScalar(Bool.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let value = try required(key)
+        return try decoder.quickScalar(String.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let value = try required(key)
+        return try decoder.quickFloat(Double.self, at: value) ?? decodeFloat(at: value, key: key)
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        let value = try required(key)
+        return try decoder.quickFloat(Float.self, at: value) ?? decodeFloat(at: value, key: key)
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let value = try required(key)
+        return try decoder.quickScalar(Int.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        let value = try required(key)
+        return try decoder.quickScalar(Int8.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        let value = try required(key)
+        return try decoder.quickScalar(Int16.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        let value = try required(key)
+        return try decoder.quickScalar(Int32.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        let value = try required(key)
+        return try decoder.quickScalar(Int64.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        let value = try required(key)
+        return try decoder.quickScalar(UInt.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        let value = try required(key)
+        return try decoder.quickScalar(UInt8.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        let value = try required(key)
+        return try decoder.quickScalar(UInt16.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        let value = try required(key)
+        return try decoder.quickScalar(UInt32.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        let value = try required(key)
+        return try decoder.quickScalar(UInt64.self, at: value) ?? decode(at: value, key: key)
+    }
+
     func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decodeInteger(at: required(key), key: key) }
     func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decodeInteger(at: required(key), key: key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try decodeFloat(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try decodeFloat(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map { try decode(at: $0, key: key) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try decode(at: $0, key: key) } }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Bool.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(String.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickFloat(Double.self, at: value) ?? decodeFloat(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickFloat(Float.self, at: value) ?? decodeFloat(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Int.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Int8.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Int16.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Int32.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(Int64.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(UInt.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(UInt8.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(UInt16.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(UInt32.self, at: value) ?? decode(at: value, key: key)
+    }
+
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        guard let value = try present(key) else { return nil }
+        return try decoder.quickScalar(UInt64.self, at: value) ?? decode(at: value, key: key)
+    }
+
     func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
     func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try present(key).map { try decodeInteger(at: $0, key: key) } }
 
-    /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path.
+    /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path:
+    /// the long way, which reads on or throws the located error.
     private func decode<T: JSONDecodable>(at value: Int, key: Key) throws -> T {
-        try decoder.at(value, parent: node, key: key) { try $0.scalar(T.self) }
+        try at(value, key) { try $0.scalar(T.self) }
     }
 
     private func decodeInteger<T: FixedWidthInteger>(at value: Int, key: Key) throws -> T {
-        try decoder.at(value, parent: node, key: key) { try $0.integer(T.self) }
+        try at(value, key) { try $0.integer(T.self) }
     }
 
     private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {
-        try decoder.at(value, parent: node, key: key) { try $0.float(T.self) }
+        try at(value, key) { try $0.float(T.self) }
     }
 }

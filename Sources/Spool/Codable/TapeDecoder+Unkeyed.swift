@@ -18,7 +18,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         walk = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: true)
     }
 
-    var codingPath: [any CodingKey] { node?.path ?? [] }
+    var codingPath: [any CodingKey] { decoder.path(node) }
 
     /// The number of elements; the array is read to its end first. (The elements walked past
     /// are counted by the walk: they may be released.)
@@ -39,7 +39,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// Spool's error, at the path of the next element.
     private func failure(_ error: DecodeError, _ type: Any.Type) -> DecodingError {
-        (try? decoder.at(walk.child, parent: node, key: JSONCodingKey(intValue: currentIndex)) {
+        (try? decoder.at(walk.child, parent: node, key: .index(currentIndex)) {
             $0.decodingError(error, type: type)
         }) ?? decoder.decodingError(error, type: type)
     }
@@ -60,7 +60,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
             // Located at the array's closing bracket.
             let end = decoder.context.isValid(walk.child) ? "\(decoder.tape.location(at: walk.child)): " : ""
             throw DecodingError.valueNotFound(
-                type, .init(codingPath: CodingPathNode.path(node, JSONCodingKey(intValue: currentIndex)),
+                type, .init(codingPath: decoder.path(node, JSONCodingKey(intValue: currentIndex)),
                             debugDescription: "\(end)Unkeyed container is at end (the array has \(currentIndex) elements)."))
         }
         return walk.child
@@ -94,9 +94,29 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// Decodes the next element with `body`, then steps past it.
     private mutating func element<T>(_ type: Any.Type, _ body: (TapeDecoder) throws -> T) throws -> T {
         let index = try next(type)
-        let value = try decoder.at(index, parent: node, key: JSONCodingKey(intValue: currentIndex), body)
+        let value = try decoder.at(index, parent: node, key: .index(currentIndex), body)
         try advance()
         return value
+    }
+
+    /// The next element as a scalar through Spool's exact conversion, the long way (at its
+    /// path) only when that fails.
+    private mutating func scalarElement<T: JSONDecodable>(_ type: T.Type) throws -> T {
+        let index = try next(T.self)
+        if let quick = decoder.quickScalar(T.self, at: index) {
+            try advance()
+            return quick
+        }
+        return try element(T.self) { try $0.scalar(T.self) }
+    }
+
+    private mutating func floatElement<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+        let index = try next(T.self)
+        if let quick = decoder.quickFloat(T.self, at: index) {
+            try advance()
+            return quick
+        }
+        return try element(T.self) { try $0.float(T.self) }
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -110,20 +130,20 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         try element(T.self) { try $0.unwrap(T.self) }
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try element(type) { try $0.scalar(Bool.self) } }
-    mutating func decode(_ type: String.Type) throws -> String { try element(type) { try $0.scalar(String.self) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try element(type) { try $0.float(Double.self) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try element(type) { try $0.float(Float.self) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try element(type) { try $0.scalar(Int.self) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try element(type) { try $0.scalar(Int8.self) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try element(type) { try $0.scalar(Int16.self) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try element(type) { try $0.scalar(Int32.self) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try element(type) { try $0.scalar(Int64.self) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try element(type) { try $0.scalar(UInt.self) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try element(type) { try $0.scalar(UInt8.self) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try element(type) { try $0.scalar(UInt16.self) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try element(type) { try $0.scalar(UInt32.self) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try element(type) { try $0.scalar(UInt64.self) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalarElement(Bool.self) }
+    mutating func decode(_ type: String.Type) throws -> String { try scalarElement(String.self) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try floatElement(Double.self) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try floatElement(Float.self) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try scalarElement(Int.self) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalarElement(Int8.self) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalarElement(Int16.self) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalarElement(Int32.self) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalarElement(Int64.self) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalarElement(UInt.self) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalarElement(UInt8.self) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalarElement(UInt16.self) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalarElement(UInt32.self) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalarElement(UInt64.self) }
     mutating func decode(_ type: Int128.Type) throws -> Int128 { try element(type) { try $0.integer(Int128.self) } }
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try element(type) { try $0.integer(UInt128.self) } }
 
@@ -158,9 +178,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         _ = try next(Any.self)
         keepElements()
         return try element(Any.self) { decoder in
-            TapeDecoder(
-                context: decoder.context, configuration: decoder.configuration, index: decoder.index,
-                parent: decoder.parent, key: decoder.key)
+            TapeDecoder(context: decoder.context, session: decoder.session, index: decoder.index, parent: decoder.parent, key: decoder.key)
         }
     }
 
@@ -178,13 +196,27 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 struct SingleValueContainer: SingleValueDecodingContainer {
     let decoder: TapeDecoder
     let index: Int?
-    let node: CodingPathNode?
+    /// The value's place: the path of the container holding it, and its key there.
+    let parent: CodingPathNode?
+    let key: CurrentKey
 
-    var codingPath: [any CodingKey] { node?.path ?? [] }
+    var codingPath: [any CodingKey] { decoder.path(parent, key.codingKey) }
 
     /// `body` with the decoder at this container's value.
     private func read<T>(_ body: (TapeDecoder) throws -> T) throws -> T {
-        try decoder.at(index, parent: node, key: nil, body)
+        try decoder.at(index, parent: parent, key: key, body)
+    }
+
+    /// A scalar through Spool's exact conversion, the long way (at the value's path) only when
+    /// that fails.
+    private func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+        if let index, let quick = decoder.quickScalar(T.self, at: index) { return quick }
+        return try read { try $0.scalar(T.self) }
+    }
+
+    private func float<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+        if let index, let quick = decoder.quickFloat(T.self, at: index) { return quick }
+        return try read { try $0.float(T.self) }
     }
 
     func decodeNil() -> Bool {
@@ -193,20 +225,20 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try read { try $0.unwrap(T.self) } }
-    func decode(_ type: Bool.Type) throws -> Bool { try read { try $0.scalar(Bool.self) } }
-    func decode(_ type: String.Type) throws -> String { try read { try $0.scalar(String.self) } }
-    func decode(_ type: Double.Type) throws -> Double { try read { try $0.float(Double.self) } }
-    func decode(_ type: Float.Type) throws -> Float { try read { try $0.float(Float.self) } }
-    func decode(_ type: Int.Type) throws -> Int { try read { try $0.scalar(Int.self) } }
-    func decode(_ type: Int8.Type) throws -> Int8 { try read { try $0.scalar(Int8.self) } }
-    func decode(_ type: Int16.Type) throws -> Int16 { try read { try $0.scalar(Int16.self) } }
-    func decode(_ type: Int32.Type) throws -> Int32 { try read { try $0.scalar(Int32.self) } }
-    func decode(_ type: Int64.Type) throws -> Int64 { try read { try $0.scalar(Int64.self) } }
-    func decode(_ type: UInt.Type) throws -> UInt { try read { try $0.scalar(UInt.self) } }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try read { try $0.scalar(UInt8.self) } }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try read { try $0.scalar(UInt16.self) } }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try read { try $0.scalar(UInt32.self) } }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try read { try $0.scalar(UInt64.self) } }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(Bool.self) }
+    func decode(_ type: String.Type) throws -> String { try scalar(String.self) }
+    func decode(_ type: Double.Type) throws -> Double { try float(Double.self) }
+    func decode(_ type: Float.Type) throws -> Float { try float(Float.self) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(Int.self) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(Int8.self) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(Int16.self) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(Int32.self) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(Int64.self) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(UInt.self) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(UInt8.self) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(UInt16.self) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(UInt32.self) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(UInt64.self) }
     func decode(_ type: Int128.Type) throws -> Int128 { try read { try $0.integer(Int128.self) } }
     func decode(_ type: UInt128.Type) throws -> UInt128 { try read { try $0.integer(UInt128.self) } }
 }

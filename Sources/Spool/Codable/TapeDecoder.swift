@@ -10,46 +10,56 @@ import Foundation  // DateFormatter is not in FoundationEssentials
 /// the ``DecodeError`` as its `underlyingError`.
 final class TapeDecoder: Decoder {
     let context: DecodingContext
-    let configuration: StreamingJSONDecoder.Configuration
+    let session: DecodingSession
     /// The tape index of the value being decoded, or nil for an absent value (a missing
     /// `super` key), which reads as `null`.
-    var index: Int?
-    /// The path of the container holding the current value (nil: the root).
-    var parent: CodingPathNode?
-    /// The current value's key in that container (nil: the container's own value).
-    var key: (any CodingKey)?
+    @exclusivity(unchecked) var index: Int?
+    /// The path of the container holding the current value, after the context's base path
+    /// (nil: the value is the context's root, or a member of it).
+    @exclusivity(unchecked) var parent: CodingPathNode?
+    /// The current value's key in that container (``CurrentKey/none``: the container's own value).
+    @exclusivity(unchecked) var key: CurrentKey
 
-    var codingPath: [any CodingKey] { CodingPathNode.path(parent, key) }
+    var configuration: StreamingJSONDecoder.Configuration { session.configuration }
+
+    var codingPath: [any CodingKey] { path(parent, key.codingKey) }
 
     /// The current value's path as a node, for a container made for it.
-    var node: CodingPathNode? { key.map { CodingPathNode(parent: parent, key: $0) } ?? parent }
+    var node: CodingPathNode? { key.codingKey.map { CodingPathNode(parent: parent, key: $0) } ?? parent }
 
     var userInfo: [CodingUserInfoKey: Any] { configuration.userInfo }
 
     /// For an absent value (`index` nil): the container it is missing from, whose location
     /// errors about it give.
-    var anchor: Int?
+    let anchor: Int?
 
     /// A decoder for the context's root value, at the context's base path.
-    convenience init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration) {
-        self.init(
-            context: context, configuration: configuration, index: context.rootIndex,
-            parent: CodingPathNode.make(context.basePath.components.map(JSONCodingKey.init)), key: nil)
+    convenience init(context: DecodingContext, session: DecodingSession) {
+        self.init(context: context, session: session, index: context.rootIndex, parent: nil, key: .none)
     }
 
     /// A decoder for the value at `index`, or for an absent value (nil), which reads as `null`
     /// (a `super` key that is not there): the value of `key` in the container at `parent`.
-    init(context: DecodingContext, configuration: StreamingJSONDecoder.Configuration, index: Int?,
-         parent: CodingPathNode?, key: (any CodingKey)?, anchor: Int? = nil) {
+    init(context: DecodingContext, session: DecodingSession, index: Int?,
+         parent: CodingPathNode?, key: CurrentKey, anchor: Int? = nil) {
         self.context = context
-        self.configuration = configuration
+        self.session = session
         self.index = index
         self.parent = parent
-        self.key = key
+        self.key = key.owned
         self.anchor = anchor
     }
 
     var tape: TokenTape { context.tape }
+
+    /// The coding path of `node` plus `key`: the context's base path (a streamed element's
+    /// array and index), then the nodes' keys. Built only when asked for (errors, `codingPath`).
+    func path(_ node: CodingPathNode?, _ key: (any CodingKey)? = nil) -> [any CodingKey] {
+        var keys: [any CodingKey] = context.basePath.components.map(JSONCodingKey.init)
+        keys += node?.path ?? []
+        if let key { keys.append(key) }
+        return keys
+    }
 
     // MARK: - Decoder
 
@@ -64,7 +74,7 @@ final class TapeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(decoder: self, index: index, node: node)
+        SingleValueContainer(decoder: self, index: index, parent: parent, key: key.owned)
     }
 
     /// The current value's index, which must start a container of `kind` whose children are
@@ -81,13 +91,14 @@ final class TapeDecoder: Decoder {
 
     /// Decodes the value at `index` (nil: absent) as `T`: the value of `key` in the container
     /// at `parent`.
-    func decode<T: Decodable>(_ type: T.Type, at index: Int?, parent: CodingPathNode?, key: (any CodingKey)?) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, at index: Int?, parent: CodingPathNode?, key: CurrentKey) throws -> T {
         try at(index, parent: parent, key: key) { try $0.unwrap(T.self) }
     }
 
     /// Runs `body` with the decoder moved to the value at `index`, the value of `key` in the
-    /// container at `parent`; then moves it back.
-    func at<T>(_ index: Int?, parent: CodingPathNode?, key: (any CodingKey)?, _ body: (TapeDecoder) throws -> T) throws -> T {
+    /// container at `parent`; then moves it back (a borrowed key is never kept past this call).
+    @inline(__always)
+    func at<T>(_ index: Int?, parent: CodingPathNode?, key: CurrentKey, _ body: (TapeDecoder) throws -> T) throws -> T {
         let saved = (self.index, self.parent, self.key)
         self.index = index
         self.parent = parent
@@ -99,16 +110,35 @@ final class TapeDecoder: Decoder {
     /// The current value as `T`: the types `JSONDecoder` reads in its own way, else `T`'s
     /// own `init(from:)` with this decoder.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == Date.self { return try cast(decodeDate(), T.self) }
-        if T.self == Data.self { return try cast(decodeData(), T.self) }
-        if T.self == URL.self { return try cast(decodeURL(), T.self) }
-        if T.self == Decimal.self { return try cast(scalar(Decimal.self), T.self) }
-        if T.self == Int128.self { return try cast(integer(Int128.self), T.self) }
-        if T.self == UInt128.self { return try cast(integer(UInt128.self), T.self) }
-        if let dictionary = T.self as? any StringKeyedDictionary.Type {
+        switch session.kind(of: T.self) {
+        case .model: return try T(from: self)
+        case .date: return try cast(decodeDate(), T.self)
+        case .data: return try cast(decodeData(), T.self)
+        case .url: return try cast(decodeURL(), T.self)
+        case .decimal: return try cast(scalar(Decimal.self), T.self)
+        case .int128: return try cast(integer(Int128.self), T.self)
+        case .uint128: return try cast(integer(UInt128.self), T.self)
+        case .stringKeyedDictionary:
+            guard let dictionary = T.self as? any StringKeyedDictionary.Type else { return try T(from: self) }
             return try cast(dictionary.decode(from: self), T.self)
         }
-        return try T(from: self)
+    }
+
+    /// The scalar at `index` through Spool's exact conversion, or nil when it is not there yet
+    /// or does not convert: then the caller goes the long way (``scalar(_:)`` at the value's
+    /// path), which reads on or throws the located error. Most values take this way only.
+    @inline(__always)
+    func quickScalar<T: JSONDecodable>(_ type: T.Type, at index: Int) -> T? {
+        guard context.isValid(index) else { return nil }
+        return try? T.decode(Extractor(context: context, index: index))
+    }
+
+    /// ``quickScalar(_:at:)`` for `Double` and `Float`: finite values only (the rest, and
+    /// strings under a non-conforming float strategy, take the long way).
+    @inline(__always)
+    func quickFloat<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type, at index: Int) -> T? {
+        guard let value = quickScalar(T.self, at: index), value.isFinite else { return nil }
+        return value
     }
 
     private func cast<Value, T>(_ value: Value, _ type: T.Type) throws -> T {
@@ -216,7 +246,8 @@ final class TapeDecoder: Decoder {
 
     /// Decodes the document's value at `rootKeyPath`, starting at `index`.
     func decodeRoot<T: Decodable>(_ type: T.Type, at index: Int, rootKeyPath: JSONKeyPath) throws -> T {
-        guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: nil) }
+        assert(context.basePath.isEmpty, "a root key path is resolved from the document's root")
+        guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: .none) }
         let target: Int
         var path = rootKeyPath
         do {
@@ -239,7 +270,7 @@ final class TapeDecoder: Decoder {
             defer { parent = saved }
             throw decodingError(error, type: T.self)
         }
-        return try decode(T.self, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: nil)
+        return try decode(T.self, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: .none)
     }
 
     // MARK: - Reading the tape
@@ -328,43 +359,19 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         let node = decoder.node
         // Of duplicate keys, the first counts, as in JSONDecoder. (It decodes the values of
         // later duplicates only with a key strategy, when it reads the members itself.)
-        let decodesDuplicates: Bool
-        if case .useDefaultKeys = decoder.configuration.keyDecodingStrategy { decodesDuplicates = false } else { decodesDuplicates = true }
+        let decodesDuplicates = !decoder.session.usesDefaultKeys
         do {
             try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
                 let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
                 let isDuplicate = result.index(forKey: key) != nil
                 guard !isDuplicate || decodesDuplicates else { return }
-                let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: JSONCodingKey(stringValue: key))
+                let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: .string(key))
                 if !isDuplicate { result[key] = value }
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: [String: Value].self)
         }
         return result
-    }
-}
-
-/// A coding key for a JSON key or an array index, for coding paths.
-struct JSONCodingKey: CodingKey, Hashable {
-    let stringValue: String
-    let intValue: Int?
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        intValue = nil
-    }
-
-    init(intValue: Int) {
-        stringValue = "Index \(intValue)"
-        self.intValue = intValue
-    }
-
-    init(_ component: JSONKeyPath.Component) {
-        switch component {
-        case .key(let key): self.init(stringValue: key)
-        case .index(let index): self.init(intValue: index)
-        }
     }
 }
 

@@ -45,8 +45,10 @@ final class DecodingContext {
     /// index from each key's hash to its first member, so that wide objects stay linear.
     struct KeysPassed {
         private var filter: (UInt64, UInt64) = (0, 0)
-        /// The key tokens passed, in document order.
+        /// The key tokens passed, in document order: the first `count` entries (the storage is
+        /// kept from object to object, so a reset allocates nothing).
         private var keys: [Int] = []
+        private var count = 0
         /// For wide objects: the first key token with each hash, for `keys[..<hashed]`.
         private var firstByHash: [Int: Int] = [:]
         private var hashed = 0
@@ -54,7 +56,7 @@ final class DecodingContext {
 
         mutating func reset() {
             filter = (0, 0)
-            keys.removeAll(keepingCapacity: true)
+            count = 0
             if hashed > 0 {
                 firstByHash.removeAll(keepingCapacity: true)
                 hashed = 0
@@ -71,10 +73,16 @@ final class DecodingContext {
         /// before the last one noted is already in).
         @inline(__always)
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
-            if let last = keys.last, index <= last { return }
+            if count > 0 && index <= keys[count - 1] { return }
             let bit = Self.bit(key)
             if bit < 64 { filter.0 |= 1 << UInt64(bit) } else { filter.1 |= 1 << UInt64(bit - 64) }
-            keys.append(index)
+            if count < keys.count {
+                keys[count] = index
+            } else {
+                if keys.isEmpty { keys.reserveCapacity(16) }
+                keys.append(index)
+            }
+            count += 1
         }
 
         /// False when no member passed has key `key`; true when one may have.
@@ -86,8 +94,9 @@ final class DecodingContext {
 
         /// The key token of the first member passed with key `key`, if any.
         mutating func first(_ key: UnsafeBufferPointer<UInt8>, in tape: TokenTape) -> Int? {
-            guard keys.count > Self.wide else { return keys.first { Self.equal(tape, $0, key) } }
-            while hashed < keys.count {
+            let passed = keys[..<count]
+            guard count > Self.wide else { return passed.first { Self.equal(tape, $0, key) } }
+            while hashed < count {
                 let index = keys[hashed]
                 let hash = Self.hash(tape.bytes(of: tape[index]))
                 if firstByHash[hash] == nil { firstByHash[hash] = index }
@@ -95,7 +104,7 @@ final class DecodingContext {
             }
             if let candidate = firstByHash[Self.hash(key)], Self.equal(tape, candidate, key) { return candidate }
             // Not passed, or a hash collision with another key: look properly (rare).
-            return keys.first { Self.equal(tape, $0, key) }
+            return passed.first { Self.equal(tape, $0, key) }
         }
 
         private static func equal(_ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -169,10 +169,10 @@ final class StreamCore {
     func decoder<Value: Decodable>(
         _ type: Value.Type, using decoder: StreamingJSONDecoder
     ) -> (_ start: Int, _ path: JSONKeyPath) throws -> Value {
-        let configuration = decoder.configuration
+        let session = DecodingSession(decoder.configuration)
         return { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
-            return try TapeDecoder(context: context, configuration: configuration).unwrap(Value.self)
+            return try TapeDecoder(context: context, session: session).unwrap(Value.self)
         }
     }
 

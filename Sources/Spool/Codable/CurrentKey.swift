@@ -1,0 +1,41 @@
+/// The key of the value a ``TapeDecoder`` is at, in the container holding it, held as cheaply
+/// as it can be while the value is decoded: most keys are never looked at (only errors and
+/// `codingPath` read them), so none is copied into an `any CodingKey` until one is.
+enum CurrentKey {
+    /// The container's own value (or the root).
+    case none
+    /// An array element's index.
+    case index(Int)
+    /// A dictionary's key, as written.
+    case string(String)
+    /// A keyed container's key, borrowed from the caller's frame: valid only while the
+    /// ``TapeDecoder/at(_:parent:key:_:)`` call that set it runs, which restores the previous
+    /// key before it returns. Whatever outlives that call copies it (``owned``).
+    case borrowed(UnsafeRawPointer, any CodingKey.Type)
+    /// A key of its own (a `super` decoder's).
+    case owned(any CodingKey)
+
+    /// The key as a coding path holds it, or nil for ``none``.
+    var codingKey: (any CodingKey)? {
+        switch self {
+        case .none: nil
+        case .index(let index): JSONCodingKey(intValue: index)
+        case .string(let key): JSONCodingKey(stringValue: key)
+        case .borrowed(let pointer, let type): type.load(from: pointer)
+        case .owned(let key): key
+        }
+    }
+
+    /// The same key, safe to keep after the current call returns.
+    var owned: CurrentKey {
+        guard case .borrowed = self, let key = codingKey else { return self }
+        return .owned(key)
+    }
+}
+
+extension CodingKey {
+    /// A copy of the key of this type at `pointer`.
+    fileprivate static func load(from pointer: UnsafeRawPointer) -> any CodingKey {
+        pointer.assumingMemoryBound(to: Self.self).pointee
+    }
+}

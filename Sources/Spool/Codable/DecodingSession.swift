@@ -1,0 +1,67 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What one decode call (or one stream's elements) shares: the decoder's settings, copied
+/// once at the start, and what the decoding has learnt about the types it meets.
+///
+/// A ``TapeDecoder`` holds the session by reference, so a streamed element costs one
+/// reference, not a copy of the settings.
+final class DecodingSession: @unchecked Sendable {
+    // (Unchecked: a session is used by one decode call or one stream at a time, as the
+    // stream's own iterator is; its type table is never shared between threads at once.)
+
+    let configuration: StreamingJSONDecoder.Configuration
+    /// The key decoding strategy is `.useDefaultKeys`: members are matched by their keys as written.
+    let usesDefaultKeys: Bool
+
+    init(_ configuration: StreamingJSONDecoder.Configuration) {
+        self.configuration = configuration
+        if case .useDefaultKeys = configuration.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    /// How a type is read: the types `JSONDecoder` reads in its own way, else `init(from:)`.
+    enum ValueKind {
+        case model, date, data, url, decimal, int128, uint128, stringKeyedDictionary
+    }
+
+    /// The kinds found so far, by type. Models have few types, so a short list searched from the
+    /// start beats hashing; the dynamic cast it saves (`as? StringKeyedDictionary.Type`) costs a
+    /// conformance lookup per value.
+    @exclusivity(unchecked) private var kinds: [(type: ObjectIdentifier, kind: ValueKind)] = []
+    private static let remembered = 32
+
+    /// The kind of `T`, found once per session.
+    @inline(__always)
+    func kind<T: Decodable>(of type: T.Type) -> ValueKind {
+        let id = ObjectIdentifier(T.self)
+        for entry in kinds where entry.type == id { return entry.kind }
+        return learn(T.self)
+    }
+
+    @inline(never)
+    private func learn<T: Decodable>(_ type: T.Type) -> ValueKind {
+        let kind: ValueKind
+        if T.self == Date.self {
+            kind = .date
+        } else if T.self == Data.self {
+            kind = .data
+        } else if T.self == URL.self {
+            kind = .url
+        } else if T.self == Decimal.self {
+            kind = .decimal
+        } else if T.self == Int128.self {
+            kind = .int128
+        } else if T.self == UInt128.self {
+            kind = .uint128
+        } else if T.self is any StringKeyedDictionary.Type {
+            kind = .stringKeyedDictionary
+        } else {
+            kind = .model
+        }
+        if kinds.count < Self.remembered { kinds.append((ObjectIdentifier(T.self), kind)) }
+        return kind
+    }
+}
