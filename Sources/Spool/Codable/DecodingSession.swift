@@ -22,10 +22,26 @@ final class DecodingSession: @unchecked Sendable {
         if case .useDefaultKeys = configuration.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
     }
 
-    /// How a type is read: the types `JSONDecoder` reads in its own way, else `init(from:)`.
+    /// How a type is read: the standard scalars straight from their token (not through their
+    /// `init(from:)`, which would ask for a single-value container first), the types
+    /// `JSONDecoder` reads in its own way, else `init(from:)`.
     enum ValueKind {
-        case model, date, data, url, decimal, int128, uint128, stringKeyedDictionary
+        case model
+        case string, bool, double, float
+        case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
+        case date, data, url, decimal, int128, uint128, stringKeyedDictionary
     }
+
+    /// The standard scalars' kinds, by type.
+    private static let scalarKinds: [(type: ObjectIdentifier, kind: ValueKind)] = [
+        (ObjectIdentifier(String.self), .string), (ObjectIdentifier(Bool.self), .bool),
+        (ObjectIdentifier(Double.self), .double), (ObjectIdentifier(Float.self), .float),
+        (ObjectIdentifier(Int.self), .int), (ObjectIdentifier(Int8.self), .int8),
+        (ObjectIdentifier(Int16.self), .int16), (ObjectIdentifier(Int32.self), .int32),
+        (ObjectIdentifier(Int64.self), .int64), (ObjectIdentifier(UInt.self), .uint),
+        (ObjectIdentifier(UInt8.self), .uint8), (ObjectIdentifier(UInt16.self), .uint16),
+        (ObjectIdentifier(UInt32.self), .uint32), (ObjectIdentifier(UInt64.self), .uint64),
+    ]
 
     /// The kinds found so far, by type. Models have few types, so a short list searched from the
     /// start beats hashing; the dynamic cast it saves (`as? StringKeyedDictionary.Type`) costs a
@@ -43,8 +59,11 @@ final class DecodingSession: @unchecked Sendable {
 
     @inline(never)
     private func learn<T: Decodable>(_ type: T.Type) -> ValueKind {
+        let id = ObjectIdentifier(T.self)
         let kind: ValueKind
-        if T.self == Date.self {
+        if let scalar = Self.scalarKinds.first(where: { $0.type == id }) {
+            kind = scalar.kind
+        } else if T.self == Date.self {
             kind = .date
         } else if T.self == Data.self {
             kind = .data
@@ -61,7 +80,7 @@ final class DecodingSession: @unchecked Sendable {
         } else {
             kind = .model
         }
-        if kinds.count < Self.remembered { kinds.append((ObjectIdentifier(T.self), kind)) }
+        if kinds.count < Self.remembered { kinds.append((id, kind)) }
         return kind
     }
 }

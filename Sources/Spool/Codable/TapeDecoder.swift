@@ -112,16 +112,50 @@ final class TapeDecoder: Decoder {
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
         switch session.kind(of: T.self) {
         case .model: return try T(from: self)
-        case .date: return try cast(decodeDate(), T.self)
-        case .data: return try cast(decodeData(), T.self)
-        case .url: return try cast(decodeURL(), T.self)
-        case .decimal: return try cast(scalar(Decimal.self), T.self)
-        case .int128: return try cast(integer(Int128.self), T.self)
-        case .uint128: return try cast(integer(UInt128.self), T.self)
+        case .string: return try same(quickOrScalar(String.self), T.self)
+        case .bool: return try same(quickOrScalar(Bool.self), T.self)
+        case .double: return try same(quickOrFloat(Double.self), T.self)
+        case .float: return try same(quickOrFloat(Float.self), T.self)
+        case .int: return try same(quickOrScalar(Int.self), T.self)
+        case .int8: return try same(quickOrScalar(Int8.self), T.self)
+        case .int16: return try same(quickOrScalar(Int16.self), T.self)
+        case .int32: return try same(quickOrScalar(Int32.self), T.self)
+        case .int64: return try same(quickOrScalar(Int64.self), T.self)
+        case .uint: return try same(quickOrScalar(UInt.self), T.self)
+        case .uint8: return try same(quickOrScalar(UInt8.self), T.self)
+        case .uint16: return try same(quickOrScalar(UInt16.self), T.self)
+        case .uint32: return try same(quickOrScalar(UInt32.self), T.self)
+        case .uint64: return try same(quickOrScalar(UInt64.self), T.self)
+        case .date: return try same(decodeDate(), T.self)
+        case .data: return try same(decodeData(), T.self)
+        case .url: return try same(decodeURL(), T.self)
+        case .decimal: return try same(scalar(Decimal.self), T.self)
+        case .int128: return try same(integer(Int128.self), T.self)
+        case .uint128: return try same(integer(UInt128.self), T.self)
         case .stringKeyedDictionary:
             guard let dictionary = T.self as? any StringKeyedDictionary.Type else { return try T(from: self) }
             return try cast(dictionary.decode(from: self), T.self)
         }
+    }
+
+    /// `value` as `T`, which the session found to be `Value` itself: no dynamic cast needed.
+    @inline(__always)
+    private func same<Value, T>(_ value: Value, _ type: T.Type) throws -> T {
+        guard Value.self == T.self else { return try cast(value, T.self) }
+        return unsafeBitCast(value, to: T.self)
+    }
+
+    /// The current value as a standard scalar, the quick way when it converts.
+    @inline(__always)
+    private func quickOrScalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+        if let index, let quick = quickScalar(T.self, at: index) { return quick }
+        return try scalar(T.self)
+    }
+
+    @inline(__always)
+    private func quickOrFloat<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+        if let index, let quick = quickFloat(T.self, at: index) { return quick }
+        return try float(T.self)
     }
 
     /// The scalar at `index` through Spool's exact conversion, or nil when it is not there yet

@@ -29,7 +29,11 @@ final class DecodingContext {
     /// The tape's generation when the value was decoded; a later one means the tokens are gone.
     let generation: Int
     let rootIndex: Int
-    let basePath: JSONKeyPath
+    /// The root value's path, from the document root: a streamed element's (array's path and
+    /// its index) is put together when an error asks for it.
+    var basePath: JSONKeyPath { baseLast.map { baseContainer + [$0] } ?? baseContainer }
+    private let baseContainer: JSONKeyPath
+    private let baseLast: JSONKeyPath.Component?
     /// The last object searched for a key, and the value found in it: models usually ask for
     /// fields in document order, so the next lookup starts after that value and most lookups
     /// succeed at the first comparison.
@@ -135,8 +139,19 @@ final class DecodingContext {
         self.tape = tape
         generation = tape.generation
         self.rootIndex = rootIndex
-        self.basePath = basePath
+        baseContainer = basePath
+        baseLast = nil
         self.filler = filler
+    }
+
+    /// The context of a streamed element, whose path is `element`'s.
+    init(tape: TokenTape, rootIndex: Int, element: ElementPath) {
+        self.tape = tape
+        generation = tape.generation
+        self.rootIndex = rootIndex
+        baseContainer = element.container
+        baseLast = element.last
+        filler = nil
     }
 
     var isValid: Bool { tape.generation == generation && tape.contains(rootIndex) }
@@ -244,7 +259,7 @@ final class DecodingContext {
         private var released: Int
         private var children = 0
         private var ended = false
-        private unowned let context: DecodingContext
+        private let context: DecodingContext
 
         init(context: DecodingContext, container: Int, releasing: Bool) {
             self.context = context

@@ -126,7 +126,7 @@ public struct AsyncJSONElements<Element>: AsyncSequence {
 
     init(
         stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
-        decode: @escaping (Int, JSONKeyPath) throws -> Element
+        decode: @escaping (Int, ElementPath) throws -> Element
     ) {
         state = State(stream: stream, refusal: refusal, policy: policy, decode: decode)
     }
@@ -137,11 +137,11 @@ public struct AsyncJSONElements<Element>: AsyncSequence {
         var refusal: StreamUsageError?
         let isRefused: Bool
         let policy: JSONElements<Element>.ErrorPolicy
-        let decode: (Int, JSONKeyPath) throws -> Element
+        let decode: (Int, ElementPath) throws -> Element
 
         init(
             stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
-            decode: @escaping (Int, JSONKeyPath) throws -> Element
+            decode: @escaping (Int, ElementPath) throws -> Element
         ) {
             self.stream = stream
             self.decode = decode
@@ -193,7 +193,7 @@ public struct AsyncJSONMembers<Value>: AsyncSequence {
 
     let state: State
 
-    init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, JSONKeyPath) throws -> Value) {
+    init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, ElementPath) throws -> Value) {
         state = State(stream: stream, refusal: refusal, decode: decode)
     }
 
@@ -203,9 +203,9 @@ public struct AsyncJSONMembers<Value>: AsyncSequence {
         var refusal: StreamUsageError?
         let isRefused: Bool
 
-        let decode: (Int, JSONKeyPath) throws -> Value
+        let decode: (Int, ElementPath) throws -> Value
 
-        init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, JSONKeyPath) throws -> Value) {
+        init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, ElementPath) throws -> Value) {
             self.stream = stream
             self.decode = decode
             self.refusal = refusal

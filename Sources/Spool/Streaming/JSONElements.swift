@@ -44,11 +44,11 @@ public final class JSONElements<Value>: Sequence {
     private var refusal: StreamUsageError?
     private let isRefused: Bool
     private let policy: ErrorPolicy
-    private let decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value
+    private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
 
     init(
         core: StreamCore, refusal: StreamUsageError?, policy: ErrorPolicy,
-        decode: @escaping (_ start: Int, _ path: JSONKeyPath) throws -> Value
+        decode: @escaping (_ start: Int, _ path: ElementPath) throws -> Value
     ) {
         self.core = core
         self.decode = decode

@@ -15,9 +15,9 @@ public final class JSONMembers<Value> {
     private var refusal: StreamUsageError?
     private let isRefused: Bool
 
-    private let decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value
+    private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
 
-    init(core: StreamCore, refusal: StreamUsageError?, decode: @escaping (_ start: Int, _ path: JSONKeyPath) throws -> Value) {
+    init(core: StreamCore, refusal: StreamUsageError?, decode: @escaping (_ start: Int, _ path: ElementPath) throws -> Value) {
         self.core = core
         self.decode = decode
         self.refusal = refusal

@@ -125,7 +125,7 @@ final class StreamCore {
     /// The next element, decoded by `decode` from its first token's index; skipped elements go
     /// to `skip` (which returns true to go on, false to throw).
     func next<Value>(
-        decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value,
+        decode: (_ start: Int, _ path: ElementPath) throws -> Value,
         skipping skip: (_ index: Int, _ start: Int, _ error: any Error) -> Bool
     ) throws -> Step<Value> {
         do {
@@ -138,7 +138,7 @@ final class StreamCore {
                 try reader.readWholeValue(at: start)
                 let index = indexInContainer
                 let prefix = valuePrefix
-                let elementPath = prefix.isEmpty ? path + [component] : JSONKeyPath(prefix) + path + [component]
+                let elementPath = ElementPath(container: prefix.isEmpty ? path : JSONKeyPath(prefix) + path, last: component)
                 count += 1
                 indexInContainer += 1
                 do {
@@ -157,9 +157,9 @@ final class StreamCore {
 
     /// Decodes the element whose first token is at `start` on the tape as `Value`, with `path`
     /// from the document root.
-    func decoder<Value: JSONDecodable>(_ type: Value.Type) -> (_ start: Int, _ path: JSONKeyPath) throws -> Value {
+    func decoder<Value: JSONDecodable>(_ type: Value.Type) -> (_ start: Int, _ path: ElementPath) throws -> Value {
         { [reader] start, path in
-            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
             return try Extractor(context: context, index: start).decode(as: Value.self)
         }
     }
@@ -168,18 +168,18 @@ final class StreamCore {
     /// `decoder`'s strategies and a coding path from the document root.
     func decoder<Value: Decodable>(
         _ type: Value.Type, using decoder: StreamingJSONDecoder
-    ) -> (_ start: Int, _ path: JSONKeyPath) throws -> Value {
+    ) -> (_ start: Int, _ path: ElementPath) throws -> Value {
         let session = DecodingSession(decoder.configuration)
         return { [reader] start, path in
-            let context = DecodingContext(tape: reader.tape, rootIndex: start, basePath: path)
+            let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
             return try TapeDecoder(context: context, session: session).unwrap(Value.self)
         }
     }
 
     /// The members' step: like ``next(decode:skipping:)``, with each value's key.
-    func nextMember<Value>(decode: (_ start: Int, _ path: JSONKeyPath) throws -> Value) throws -> Step<(key: String, value: Value)> {
+    func nextMember<Value>(decode: (_ start: Int, _ path: ElementPath) throws -> Value) throws -> Step<(key: String, value: Value)> {
         let step = try next(decode: { start, path -> (key: String, value: Value) in
-            guard case .key(let key)? = path.components.last else { return ("", try decode(start, path)) }
+            guard case .key(let key) = path.last else { return ("", try decode(start, path)) }
             return (key, try decode(start, path))
         }, skipping: { _, _, _ in false })
         return step
