@@ -26,6 +26,18 @@ enum CurrentKey {
         }
     }
 
+    /// Whether `key` is of the type this key would have in a coding path.
+    func isSameType(as key: any CodingKey) -> Bool {
+        let type: Any.Type
+        switch self {
+        case .none: return false
+        case .index, .string: type = JSONCodingKey.self
+        case .borrowed(_, let keyType): type = keyType
+        case .owned(let owned): type = Swift.type(of: owned)
+        }
+        return ObjectIdentifier(type) == ObjectIdentifier(Swift.type(of: key))
+    }
+
     /// The same key, safe to keep after the current call returns.
     var owned: CurrentKey {
         guard case .borrowed = self, let key = codingKey else { return self }

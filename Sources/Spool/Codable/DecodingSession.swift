@@ -25,11 +25,14 @@ final class DecodingSession: @unchecked Sendable {
     /// How a type is read: the standard scalars straight from their token (not through their
     /// `init(from:)`, which would ask for a single-value container first), the types
     /// `JSONDecoder` reads in its own way, else `init(from:)`.
-    enum ValueKind {
+    enum ValueKind: @unchecked Sendable {
+        // (Unchecked: the payloads are metatypes, which nothing mutates.)
         case model
         case string, bool, double, float
         case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
-        case date, data, url, decimal, int128, uint128, stringKeyedDictionary
+        case date, data, url, decimal, int128, uint128
+        case array(any DecodableArray.Type)
+        case stringKeyedDictionary(any StringKeyedDictionary.Type)
     }
 
     /// The standard scalars' kinds, by type.
@@ -44,8 +47,8 @@ final class DecodingSession: @unchecked Sendable {
     ]
 
     /// The kinds found so far, by type. Models have few types, so a short list searched from the
-    /// start beats hashing; the dynamic cast it saves (`as? StringKeyedDictionary.Type`) costs a
-    /// conformance lookup per value.
+    /// start beats hashing; the dynamic casts it saves (`as? DecodableArray.Type`) cost a
+    /// conformance lookup each.
     @exclusivity(unchecked) private var kinds: [(type: ObjectIdentifier, kind: ValueKind)] = []
     private static let remembered = 32
 
@@ -75,8 +78,10 @@ final class DecodingSession: @unchecked Sendable {
             kind = .int128
         } else if T.self == UInt128.self {
             kind = .uint128
-        } else if T.self is any StringKeyedDictionary.Type {
-            kind = .stringKeyedDictionary
+        } else if let array = T.self as? any DecodableArray.Type {
+            kind = .array(array)
+        } else if let dictionary = T.self as? any StringKeyedDictionary.Type {
+            kind = .stringKeyedDictionary(dictionary)
         } else {
             kind = .model
         }

@@ -7,8 +7,11 @@
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     let object: Int
-    /// This container's own path, after the decoder's base path.
-    let node: CodingPathNode?
+    /// This container's place: the path of the container holding it (after the decoder's
+    /// base path) and its key there. Its own path as a node is made only when a child needs
+    /// one (``node``): the fields of most objects are scalars, read without one.
+    let parent: CodingPathNode?
+    let key: CurrentKey
     /// With a key strategy: the members' converted keys (nil: `.useDefaultKeys`, whose
     /// lookups go through ``Extractor/member(_:ofObjectAt:)``).
     private let convertedKeys: ConvertedKeys?
@@ -24,12 +27,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    var codingPath: [any CodingKey] { decoder.path(node) }
+    var codingPath: [any CodingKey] { decoder.path(parent, key.codingKey) }
 
-    init(decoder: TapeDecoder, object: Int, node: CodingPathNode?) throws {
+    /// This container's own path, for a child's.
+    var node: CodingPathNode? { decoder.node(ofObjectAt: object, parent: parent, key: key) }
+
+    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey) throws {
         self.decoder = decoder
         self.object = object
-        self.node = node
+        self.parent = parent
+        self.key = key.owned
         switch decoder.configuration.keyDecodingStrategy {
         case .useDefaultKeys:
             convertedKeys = nil
@@ -38,7 +45,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 (StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: $0.key), $0.value)
             })
         case .custom(let convert):
-            let path = decoder.path(node)
+            let path = decoder.path(parent, key.codingKey)
             convertedKeys = ConvertedKeys(try KeyedContainer.members(of: object, in: decoder).map {
                 (convert(path + [JSONCodingKey(stringValue: $0.key)]).stringValue, $0.value)
             })
@@ -103,7 +110,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let location = decoder.context.isValid(object) ? decoder.tape.location(at: object) : nil
             let message = "No value associated with key \(JSONKeyPath.quoted(key.stringValue))"
             let underlying = DecodeError(
-                code: .missingKey, keyPath: JSONKeyPath(decoder.path(node, key).map(JSONKeyPath.Component.init)),
+                code: .missingKey, keyPath: JSONKeyPath((codingPath + [key]).map(JSONKeyPath.Component.init)),
                 location: location, message: message)
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: TapeDecoder.describe(underlying), underlyingError: underlying))

@@ -33,6 +33,21 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         return count
     }
 
+    /// The number of elements left when the whole array is on the tape (nothing is read on to
+    /// count them), else nil.
+    var countIfWhole: Int? {
+        let tape = decoder.tape
+        guard decoder.context.isValid(array), tape.lastIndex(ofValueAt: array) != nil else { return nil }
+        var child = walk.child
+        var count = 0
+        while tape.contains(child), !tape[child].isContainerEnd {
+            guard let last = tape.lastIndex(ofValueAt: child) else { return nil }
+            child = last + 1
+            count += 1
+        }
+        return count
+    }
+
     var isAtEnd: Bool {
         (try? walk.isAtEnd()) ?? true
     }

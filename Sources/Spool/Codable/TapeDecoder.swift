@@ -33,6 +33,10 @@ final class TapeDecoder: Decoder {
     /// errors about it give.
     let anchor: Int?
 
+    /// The node last made for an object's path (``node(ofObjectAt:parent:key:)``): the
+    /// children of one object are usually decoded one after another.
+    @exclusivity(unchecked) private var lastNode: (object: Int, parent: CodingPathNode?, node: CodingPathNode)?
+
     /// A decoder for the context's root value, at the context's base path.
     convenience init(context: DecodingContext, session: DecodingSession) {
         self.init(context: context, session: session, index: context.rootIndex, parent: nil, key: .none)
@@ -52,6 +56,19 @@ final class TapeDecoder: Decoder {
 
     var tape: TokenTape { context.tape }
 
+    /// The path of the object at `object`, the value of `key` in the container at `parent`, as
+    /// a node: the last one made when it is for the same object, place and type of key.
+    func node(ofObjectAt object: Int, parent: CodingPathNode?, key: CurrentKey) -> CodingPathNode? {
+        if case .none = key { return parent }
+        if let last = lastNode, last.object == object, last.parent === parent, key.isSameType(as: last.node.key) {
+            return last.node
+        }
+        guard let codingKey = key.codingKey else { return parent }
+        let node = CodingPathNode(parent: parent, key: codingKey)
+        lastNode = (object, parent, node)
+        return node
+    }
+
     /// The coding path of `node` plus `key`: the context's base path (a streamed element's
     /// array and index), then the nodes' keys. Built only when asked for (errors, `codingPath`).
     func path(_ node: CodingPathNode?, _ key: (any CodingKey)? = nil) -> [any CodingKey] {
@@ -65,10 +82,15 @@ final class TapeDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let object = try value(expecting: .objectStart, [String: Any].self)
-        return KeyedDecodingContainer(try KeyedContainer<Key>(decoder: self, object: object, node: node))
+        return KeyedDecodingContainer(try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try arrayContainer()
+    }
+
+    /// The current value as an unkeyed container, not boxed.
+    func arrayContainer() throws -> UnkeyedContainer {
         let array = try value(expecting: .arrayStart, [Any].self)
         return UnkeyedContainer(decoder: self, array: array, node: node)
     }
@@ -81,6 +103,7 @@ final class TapeDecoder: Decoder {
     /// still there (not released after an earlier decoding of it).
     private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {
         guard let index else { throw valueNotFound(type, at: nil, "Cannot get a container: the value is absent") }
+        if context.isValid(index) && context.isValid(index + 1) && tape[index].kind == kind { return index }
         let token = try checked(index)
         guard token.kind == kind else { throw mismatch(type, at: index) }
         _ = try checked(index + 1)
@@ -132,15 +155,14 @@ final class TapeDecoder: Decoder {
         case .decimal: return try same(scalar(Decimal.self), T.self)
         case .int128: return try same(integer(Int128.self), T.self)
         case .uint128: return try same(integer(UInt128.self), T.self)
-        case .stringKeyedDictionary:
-            guard let dictionary = T.self as? any StringKeyedDictionary.Type else { return try T(from: self) }
-            return try cast(dictionary.decode(from: self), T.self)
+        case .array(let array): return try array.decodeArray(from: self, as: T.self)
+        case .stringKeyedDictionary(let dictionary): return try dictionary.decodeDictionary(from: self, as: T.self)
         }
     }
 
     /// `value` as `T`, which the session found to be `Value` itself: no dynamic cast needed.
     @inline(__always)
-    private func same<Value, T>(_ value: Value, _ type: T.Type) throws -> T {
+    func same<Value, T>(_ value: Value, _ type: T.Type) throws -> T {
         guard Value.self == T.self else { return try cast(value, T.self) }
         return unsafeBitCast(value, to: T.self)
     }
@@ -374,38 +396,6 @@ final class TapeDecoder: Decoder {
             underlying.excerpt = extractor.excerpt(at: index)
         }
         return .dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.describe(underlying), underlyingError: underlying))
-    }
-}
-
-/// `[String: Value]`, which `JSONDecoder` decodes member by member with its keys as they are
-/// (exempt from the key decoding strategy).
-protocol StringKeyedDictionary {
-    static func decode(from decoder: TapeDecoder) throws -> Self
-}
-
-extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
-    static func decode(from decoder: TapeDecoder) throws -> [String: Value] {
-        guard let object = decoder.index else {
-            throw decoder.valueNotFound([String: Value].self, at: nil, "Expected a dictionary but the value is absent")
-        }
-        guard try decoder.checked(object).kind == .objectStart else { throw decoder.mismatch([String: Value].self, at: object) }
-        var result: [String: Value] = [:]
-        let node = decoder.node
-        // Of duplicate keys, the first counts, as in JSONDecoder. (It decodes the values of
-        // later duplicates only with a key strategy, when it reads the members itself.)
-        let decodesDuplicates = !decoder.session.usesDefaultKeys
-        do {
-            try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
-                let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
-                let isDuplicate = result.index(forKey: key) != nil
-                guard !isDuplicate || decodesDuplicates else { return }
-                let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: .string(key))
-                if !isDuplicate { result[key] = value }
-            }
-        } catch let error as DecodeError {
-            throw decoder.decodingError(error, type: [String: Value].self)
-        }
-        return result
     }
 }
 
