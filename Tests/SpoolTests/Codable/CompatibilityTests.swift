@@ -263,6 +263,13 @@ enum Compat {
             let fromString = Outcome { try decoder.decode(T.self, from: text) }
             #expect(Outcome.same(fromString, fromData), "String and Data differ", sourceLocation: sourceLocation)
         }
+        // Three bytes at a time: containers are still arriving when their decoding starts (an
+        // array's elements are appended one by one, not counted first) and the outermost array
+        // releases what it has decoded, as with a large input.
+        let chunked = settings.spool
+        chunked.options.chunkSize = 3
+        let fromChunks = Outcome { try chunked.decode(T.self, from: Data(json)) }
+        #expect(Outcome.same(fromChunks, fromData), "3-byte chunks and whole differ: \(fromChunks)", sourceLocation: sourceLocation)
         if located, let error = fromData.error, error.kind != .other, !error.path.isEmpty || error.kind != .dataCorrupted,
             error.debugDescription != expected.error?.debugDescription
         {
