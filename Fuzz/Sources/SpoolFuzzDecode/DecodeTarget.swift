@@ -39,6 +39,7 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     check([String: Tree].self) { r, node, path in try r.dictionary(node, path, r.tree) }
     check([Pair].self) { r, node, path in try r.array(node, path, r.pair) }
     check(Probe.self) { r, node, path in try r.probe(node, path) }
+    check.checkCodable()
     return 0
 }
 
@@ -57,6 +58,14 @@ func rootKeyPath(_ selector: Int, _ root: RefNode?) -> JSONKeyPath {
 
 /// A recursive model with optional fields of every number type, nested arrays and objects.
 struct Tree: JSONDecodable, Equatable {
+    init(
+        k: String? = nil, i: Int? = nil, d: Double? = nil, m: Decimal? = nil, s: Int8? = nil, u: UInt64? = nil,
+        f: Float? = nil, b: Bool? = nil, c: [Tree]? = nil, l: [Int?]? = nil, p: String? = nil, t: [String: Double]? = nil
+    ) {
+        (self.k, self.i, self.d, self.m, self.s, self.u, self.f, self.b) = (k, i, d, m, s, u, f, b)
+        (self.c, self.l, self.p, self.t) = (c, l, p, t)
+    }
+
     var k: String?
     var i: Int?
     var d: Double?
