@@ -42,14 +42,14 @@ def catalog(megabytes):
     return path
 
 
-def measure(command, output=None):
+def measure(command, output=None, stdin=None):
     """Runs command once; returns (wall seconds, peak RSS in MiB, its standard output). Peak
     RSS comes from /usr/bin/time, whose child is a fresh process (a child forked from Python
     would count Python's own memory). An output file the command wrote is deleted."""
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
         result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command,
-                                stdout=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stdin=stdin, text=True)
         elapsed = time.perf_counter() - start
         if result.returncode != 0:
             sys.exit(f"failed: {' '.join(command)}")
