@@ -17,9 +17,18 @@ final class DecodingSession: @unchecked Sendable {
     /// The key decoding strategy is `.useDefaultKeys`: members are matched by their keys as written.
     let usesDefaultKeys: Bool
 
+    /// The parser of the `.iso8601` or `.pattern` date strategy, made once (a pattern is
+    /// compiled when its transformer is made).
+    let dateParser: Transformer<String, Date>?
+
     init(_ configuration: StreamingJSONDecoder.Configuration) {
         self.configuration = configuration
         if case .useDefaultKeys = configuration.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        switch configuration.dateDecodingStrategy {
+        case .iso8601: dateParser = DateTransformers.iso8601
+        case .pattern(let pattern): dateParser = DateTransformers.pattern(pattern)
+        default: dateParser = nil
+        }
     }
 
     /// How a type is read: the standard scalars straight from their token (not through their

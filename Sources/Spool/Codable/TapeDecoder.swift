@@ -257,10 +257,8 @@ final class TapeDecoder: Decoder {
             return Date(timeIntervalSince1970: try float(Double.self))
         case .millisecondsSince1970:
             return Date(timeIntervalSince1970: try float(Double.self) / 1000)
-        case .iso8601:
-            return try transformed(DateTransformers.iso8601)
-        case .pattern(let pattern):
-            return try transformed(DateTransformers.pattern(pattern))
+        case .iso8601, .pattern:  // (the session made this strategy's parser once: never nil here)
+            return try transformed(session.dateParser ?? DateTransformers.iso8601)
         case .formatted(let formatter):
             let text = try scalar(String.self)
             guard let date = formatter.date(from: text) else {
