@@ -237,16 +237,28 @@ final class YajlEventRecorder {
             call(context) { logPlace(.null, $0) }
         }
         callbacks.yajl_boolean = { context, value in
-            call(context) { logPlace(value != 0 ? .true : .false, $0) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                logPlace(value != 0 ? .true : .false, state)
+            }
+            return call(context, body)
         }
         callbacks.yajl_number = { context, bytes, count in
-            call(context) { logText(.number, UnsafeRawPointer(bytes), count, quoted: 0, $0) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                logText(.number, UnsafeRawPointer(bytes), count, quoted: 0, state)
+            }
+            return call(context, body)
         }
         callbacks.yajl_string = { context, bytes, count in
-            call(context) { logText(.string, UnsafeRawPointer(bytes), count, quoted: 1, $0) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                logText(.string, UnsafeRawPointer(bytes), count, quoted: 1, state)
+            }
+            return call(context, body)
         }
         callbacks.yajl_map_key = { context, bytes, count in
-            call(context) { logText(.key, UnsafeRawPointer(bytes), count, quoted: 1, $0) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                logText(.key, UnsafeRawPointer(bytes), count, quoted: 1, state)
+            }
+            return call(context, body)
         }
         callbacks.yajl_start_map = { context in
             call(context) { logPlace(.startMap, $0) }
@@ -272,16 +284,28 @@ final class YajlEventRecorder {
             call(context) { livePlace(.null, $0, recording: true) }
         }
         callbacks.yajl_boolean = { context, value in
-            call(context) { livePlace(value != 0 ? .true : .false, $0, recording: true) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                livePlace(value != 0 ? .true : .false, state, recording: true)
+            }
+            return call(context, body)
         }
         callbacks.yajl_number = { context, bytes, count in
-            call(context) { liveText(.number, UnsafeRawPointer(bytes), count, $0, recording: true) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.number, UnsafeRawPointer(bytes), count, state, recording: true)
+            }
+            return call(context, body)
         }
         callbacks.yajl_string = { context, bytes, count in
-            call(context) { liveText(.string, UnsafeRawPointer(bytes), count, $0, recording: true) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.string, UnsafeRawPointer(bytes), count, state, recording: true)
+            }
+            return call(context, body)
         }
         callbacks.yajl_map_key = { context, bytes, count in
-            call(context) { liveText(.key, UnsafeRawPointer(bytes), count, $0, recording: true) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.key, UnsafeRawPointer(bytes), count, state, recording: true)
+            }
+            return call(context, body)
         }
         callbacks.yajl_start_map = { context in
             call(context) { livePlace(.startMap, $0, recording: true) }
@@ -304,16 +328,28 @@ final class YajlEventRecorder {
             call(context) { livePlace(.null, $0, recording: false) }
         }
         callbacks.yajl_boolean = { context, value in
-            call(context) { livePlace(value != 0 ? .true : .false, $0, recording: false) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                livePlace(value != 0 ? .true : .false, state, recording: false)
+            }
+            return call(context, body)
         }
         callbacks.yajl_number = { context, bytes, count in
-            call(context) { liveText(.number, UnsafeRawPointer(bytes), count, $0, recording: false) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.number, UnsafeRawPointer(bytes), count, state, recording: false)
+            }
+            return call(context, body)
         }
         callbacks.yajl_string = { context, bytes, count in
-            call(context) { liveText(.string, UnsafeRawPointer(bytes), count, $0, recording: false) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.string, UnsafeRawPointer(bytes), count, state, recording: false)
+            }
+            return call(context, body)
         }
         callbacks.yajl_map_key = { context, bytes, count in
-            call(context) { liveText(.key, UnsafeRawPointer(bytes), count, $0, recording: false) }
+            @inline(__always) func body(_ state: State) -> Bool {
+                liveText(.key, UnsafeRawPointer(bytes), count, state, recording: false)
+            }
+            return call(context, body)
         }
         callbacks.yajl_start_map = { context in
             call(context) { livePlace(.startMap, $0, recording: false) }
@@ -422,6 +458,11 @@ private func liveTextElsewhere(
 /// A trampoline's body: calls `body` with the state behind yajl's context pointer, not
 /// retained (the ``YajlEventRecorder`` holding it strongly is alive for the whole `yajl_parse`
 /// call), and returns to yajl 1 to go on or 0 to cancel.
+///
+/// A body that captures the callback's arguments is an `@inline(__always)` local function,
+/// not a closure: the optimizer left such a closure out of line, one more call per event
+/// (callgrind, 10 MB catalog: validating a pipe 401.8M -> 400.3M instructions, JSONStream
+/// 986.4M -> 982.2M, the cursor 0.1 % less).
 @inline(__always)
 private func call(_ context: UnsafeMutableRawPointer?, _ body: (YajlEventRecorder.State) -> Bool) -> Int32 {
     guard let context else { return 0 }
