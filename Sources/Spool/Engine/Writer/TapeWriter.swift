@@ -165,11 +165,22 @@ final class TapeWriter {
     /// (``beginChunk(from:to:)``) and whose other text lies in `side`. Returns false where one
     /// was rejected.
     func consume(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
-        if usesLeanHandlers {
-            for event in events where !consumeValidating(event, text: text(of: event, side: side)) { return false }
-        } else {
-            for event in events where !consumeRecording(event, text: text(of: event, side: side)) { return false }
-        }
+        usesLeanHandlers ? consumeValidating(events, side: side) : consumeRecording(events, side: side)
+    }
+
+    // One function per loop: with both loops in one, the optimizer called the handlers out of
+    // line, once per event (callgrind, 10 MB catalog, the cursor in the background: 630.3M ->
+    // 602.4M instructions).
+
+    @inline(never)
+    private func consumeRecording(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
+        for event in events where !consumeRecording(event, text: text(of: event, side: side)) { return false }
+        return true
+    }
+
+    @inline(never)
+    private func consumeValidating(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
+        for event in events where !consumeValidating(event, text: text(of: event, side: side)) { return false }
         return true
     }
 
