@@ -125,6 +125,8 @@ def main():
                         help="compare Codable decoding: StreamingJSONDecoder (whole and streamed) with JSONDecoder")
     parser.add_argument("--encode", action="store_true",
                         help="compare encoding (StreamingJSONEncoder, JSONEncoder) and JSON Lines writing instead")
+    parser.add_argument("--skip", nargs="+", default=[], metavar="WORD",
+                        help="leave out the contenders whose name contains one of these words (e.g. DateFormatter)")
     parser.add_argument("--lines-mb", type=int, default=1000,
                         help="with --encode: megabytes of JSON Lines to write (0 to skip)")
     args = parser.parse_args()
@@ -150,6 +152,7 @@ def main():
             ("Spool JSONStream (models, dates)", lambda f: [bench, "stream", f]),
             ("JSONSerialization + extraction", lambda f: [bench, "jsonserialization", f]),
         ]
+    baselines = {}
     if args.codable:
         contenders = [
             ("JSONDecoder whole (date strings)", lambda f: [bench, "jsondecoder", f]),
@@ -158,8 +161,13 @@ def main():
             ("JSONDecoder whole (DateFormatter)", lambda f: [bench, "jsondecoder-dates", f]),
             ("StreamingJSONDecoder whole (.pattern)", lambda f: [bench, "codable-decode-dates", f]),
             ("StreamingJSONDecoder stream (.pattern)", lambda f: [bench, "codable-stream-dates", f]),
+        ]
+        # The rows with parsed dates are compared with JSONDecoder parsing them too.
+        baselines = {name: "JSONDecoder whole (DateFormatter)" for name, _ in contenders[4:]}
+        contenders += [
             ("Spool JSONStream (operator models)", lambda f: [bench, "stream", f]),
         ]
+    contenders = [(name, command) for name, command in contenders if not any(word in name for word in args.skip)]
     baseline = "vs JSONDecoder" if args.decode or args.codable else "vs yajl"
     print(f"{'size':>6}  {'contender':<36} {'median s':>9} {'MB/s':>7} {baseline:>14} {'peak RSS':>10}")
     for size in args.sizes:
@@ -176,7 +184,10 @@ def main():
                 round_times[name] = elapsed
                 rss[name] = max(rss[name], peak)
             for name, _ in contenders:
-                ratios[name].append(round_times[contenders[0][0]] / round_times[name])
+                peer = baselines.get(name)
+                if peer not in round_times:  # (no peer of its own, or it was skipped)
+                    peer = contenders[0][0]
+                ratios[name].append(round_times[peer] / round_times[name])
         for name, _ in contenders:
             median = statistics.median(times[name])
             ratio = statistics.median(ratios[name])
