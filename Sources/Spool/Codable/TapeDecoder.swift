@@ -2,12 +2,14 @@ import Foundation  // DateFormatter is not in FoundationEssentials
 
 /// The `Decoder` behind ``StreamingJSONDecoder``: it reads the token tape directly.
 ///
-/// One decoder serves a whole value: decoding a child moves `index` to the child and sets the
-/// coding path to the child's container and key, then restores both (as swift-foundation's
-/// decoder does), so a field costs no decoder and no path array. Scalars go through ``Extractor``'s exact conversions; `Date`,
-/// `Data`, `URL`, `Decimal` and `String`-keyed dictionaries are read the way `JSONDecoder` reads
-/// them. Spool's ``DecodeError`` becomes the `DecodingError` a `JSONDecoder` user catches, with
-/// the ``DecodeError`` as its `underlyingError`.
+/// One decoder serves a whole value: decoding a child moves `index` to the child and notes the
+/// child's place (its container's path node and its key, borrowed), then restores both (as
+/// swift-foundation's decoder does), so a field costs no decoder and no path array; a scalar
+/// field does not even move it. Scalars go through ``Extractor``'s exact conversions; `Date`,
+/// `Data`, `URL`, `Decimal`, arrays and `String`-keyed dictionaries are read the way
+/// `JSONDecoder` reads them (``DecodingSession`` finds which a type is, once). Spool's
+/// ``DecodeError`` becomes the `DecodingError` a `JSONDecoder` user catches, with the
+/// ``DecodeError`` as its `underlyingError`.
 final class TapeDecoder: Decoder {
     let context: DecodingContext
     let session: DecodingSession
