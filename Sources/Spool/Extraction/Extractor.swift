@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One JSON value of a decoded document (an object, array or scalar), read straight from the
 /// token tape: no dictionary, no `Any`.
 ///
@@ -314,78 +306,6 @@ public struct Extractor {
                 count += 1
             }
         }
-    }
-
-    /// The index of the value of member `key` in the object at `object`, or nil. With
-    /// duplicate keys, the first member counts (as in `JSONDecoder` and for streamed paths),
-    /// whatever the order of lookups. The scan ends at the member it finds, so it reads no
-    /// further into the object than that.
-    ///
-    /// Models usually ask for fields in document order, so a lookup starts after the member the
-    /// previous lookup in the same object found, and wraps around once. A member found that way
-    /// is the first with its key unless an earlier member had the same key: the context keeps a
-    /// filter of the keys passed in the object (``DecodingContext/KeysPassed``) to rule that out
-    /// without looking back, and looks back only when the filter cannot.
-    @inline(__always)
-    func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
-        var key = key
-        return try key.withUTF8 { wanted -> Int? in
-            let context = self.context
-            let tape = context.tape
-            var start = object + 1
-            if context.hintObject == object && context.hintValue > object {
-                start = try context.lastIndex(ofValueAt: context.hintValue) + 1
-            } else {
-                context.keysPassed.reset()
-            }
-            let mayBeEarlier = start > object + 1 && context.keysPassed.mayContain(wanted)
-            var child = start
-            var wrapped = false
-            while true {
-                if wrapped && child >= start { return nil }
-                try context.ensure(child)
-                let keyToken = tape[child]
-                if keyToken.kind == .objectEnd {
-                    if wrapped || start == object + 1 { return nil }
-                    wrapped = true
-                    child = object + 1
-                    continue
-                }
-                let value = child + 1
-                let bytes = tape.bytes(of: keyToken)
-                if !wrapped { context.keysPassed.insert(bytes, at: child) }
-                if Self.equal(bytes, wanted) {
-                    // A member found after the hint, when an earlier one may have the same key:
-                    // the earlier one counts.
-                    var found = value
-                    if !wrapped && mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
-                        found = earlier
-                    }
-                    // The value is not read to its end here, so a large array can be decoded
-                    // while the rest of it is still being parsed.
-                    try context.ensure(found)
-                    context.hintObject = object
-                    context.hintValue = max(found, value)
-                    return found
-                }
-                child = try context.lastIndex(ofValueAt: value) + 1
-            }
-        }
-    }
-
-    /// The value of the first member with key `wanted` among those the lookups in the object
-    /// at `object` have passed before the tape index `limit`, or nil.
-    @inline(never)
-    private func firstMember(_ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int) throws -> Int? {
-        guard let key = context.keysPassed.first(wanted, in: tape), key < limit else { return nil }
-        return key + 1
-    }
-
-    @inline(__always)
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == wanted.count else { return false }
-        guard wanted.count > 0, let have = bytes.baseAddress, let want = wanted.baseAddress else { return true }
-        return memcmp(have, want, wanted.count) == 0
     }
 
     /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.

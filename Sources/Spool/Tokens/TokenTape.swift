@@ -133,6 +133,28 @@ final class TokenTape {
         return end > index && contains(end) ? end : nil
     }
 
+    /// A closed container's tokens, held in one piece: `tokens[0]` is its start token and
+    /// `tokens[end - start]` its end token.
+    struct Span {
+        let tokens: UnsafePointer<RawToken>
+        /// The absolute index of the end token.
+        let end: Int
+    }
+
+    /// The tokens of the container starting at `start` when it has closed and all of it is on
+    /// the tape on one side of the released gap, so that they lie side by side in memory.
+    /// The pointer is valid until the tape next changes.
+    @inline(__always)
+    func closedSpan(ofContainerAt start: Int) -> Span? {
+        guard contains(start) else { return nil }
+        let token = self[start]
+        let last = token.payload
+        guard token.isContainerStart, last > start, last < end, last < gapStart || start >= gapStart &+ gapLength else {
+            return nil
+        }
+        return Span(tokens: UnsafePointer(tokens + physical(start)), end: last)
+    }
+
     /// Whether the token at `index` was released (it lies in the gap).
     @inline(__always)
     func isReleased(_ index: Int) -> Bool {

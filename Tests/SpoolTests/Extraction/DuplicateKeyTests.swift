@@ -57,13 +57,16 @@ struct DuplicateKeyTests {
         #expect(values == [1, 2])
     }
 
-    /// A wide object (its keys indexed by hash past 32), looked up in and out of order.
-    @Test(arguments: [false, true])
-    func wideObjectsKeepTheRule(_ reversed: Bool) throws {
+    /// A wide object (its keys indexed by hash past 32), looked up in and out of order, whole
+    /// on the tape (read in one chunk) and while it arrives (3-byte chunks).
+    @Test(arguments: [false, true], [3, 65_536])
+    func wideObjectsKeepTheRule(_ reversed: Bool, _ chunkSize: Int) throws {
         var members = (0..<200).map { #""k\#($0)": \#($0)"# }
         members.insert(#""k150": -1"#, at: 100)  // a first k150, before the original one
         let text = "{" + members.joined(separator: ", ") + "}"
-        let e = try Extractor.decodeValue(from: text, options: JSONParsingOptions(releasesDecodedElements: false))
+        var options = Self.options(chunkSize)
+        options.releasesDecodedElements = false
+        let e = try Extractor.decodeValue(from: text, options: options)
         var order = Array(0..<200)
         if reversed { order.reverse() }
         for key in order {

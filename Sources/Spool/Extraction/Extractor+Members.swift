@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Extractor {
+    /// The index of the value of member `key` in the object at `object`, or nil. With
+    /// duplicate keys, the first member counts (as in `JSONDecoder` and for streamed paths),
+    /// whatever the order of lookups. The scan ends at the member it finds, so it reads no
+    /// further into the object than that.
+    ///
+    /// Models usually ask for fields in document order, so a lookup starts after the member the
+    /// previous lookup in the same object found, and wraps around once. A member found that way
+    /// is the first with its key unless an earlier member had the same key: the context keeps a
+    /// filter of the keys passed in the object (``DecodingContext/KeysPassed``) to rule that out
+    /// without looking back, and looks back only when the filter cannot.
+    @inline(__always)
+    func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
+        var key = key
+        return try key.withUTF8 { try member(utf8: $0, ofObjectAt: object) }
+    }
+
+    /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes.
+    func member(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int) throws -> Int? {
+        let context = self.context
+        let continuing = context.hintObject == object && context.hintValue > object
+        if !continuing { context.keysPassed.reset() }
+        if let span = tape.closedSpan(ofContainerAt: object) {
+            switch try member(wanted, inClosedObject: object, span: span, continuing: continuing) {
+            case .found(let value): return value
+            case .missing: return nil
+            case .unsure: break
+            }
+        }
+        return try memberWhileReading(wanted, ofObjectAt: object, continuing: continuing)
+    }
+
+    /// The lookup in an object that is whole on the tape and held in one piece (most objects,
+    /// since the parser runs ahead): its tokens are read straight from memory, with no check
+    /// for tokens not parsed yet or released. `.unsure` when a token does not fit the
+    /// object's shape, for the general lookup to answer.
+    @inline(__always)
+    private func member(
+        _ wanted: UnsafeBufferPointer<UInt8>, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool
+    ) throws -> SpanLookup {
+        let context = self.context
+        let tape = self.tape
+        let tokens = span.tokens  // tokens[0] is the object's start token
+        let end = span.end &- object  // the object's end token, counted from its start
+        // Where the member after `key` starts, or nil for a broken shape.
+        @inline(__always) func next(after key: Int) -> Int? {
+            let value = tokens[key &+ 1]
+            guard value.isContainerStart else { return key &+ 2 }
+            let last = value.payload &- object
+            return last > key &+ 1 && last < end ? last &+ 1 : nil
+        }
+        var start = 1
+        if continuing {
+            let hint = context.hintValue &- object
+            guard hint < end else { return .unsure }
+            let token = tokens[hint]
+            if token.isContainerStart {
+                let last = token.payload &- object
+                guard last > hint && last < end else { return .unsure }
+                start = last &+ 1
+            } else {
+                start = hint &+ 1
+            }
+        }
+        let mayBeEarlier = start > 1 && context.keysPassed.mayContain(wanted)
+        var child = start
+        while child < end {
+            let bytes = tape.bytes(of: tokens[child])
+            context.keysPassed.insert(bytes, at: object &+ child)
+            if Self.equal(bytes, wanted) {
+                let value = object &+ child &+ 1
+                var found = value
+                // A member found after the hint, when an earlier one may have the same key:
+                // the earlier one counts.
+                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: object &+ start) {
+                    found = earlier
+                }
+                context.hintObject = object
+                context.hintValue = max(found, value)
+                return .found(found)
+            }
+            guard let following = next(after: child) else { return .unsure }
+            child = following
+        }
+        // Wrapped around: the members before the hint, the first of them with the key counts.
+        child = 1
+        while child < start {
+            if Self.equal(tape.bytes(of: tokens[child]), wanted) {
+                let value = object &+ child &+ 1
+                context.hintObject = object
+                context.hintValue = value
+                return .found(value)
+            }
+            guard let following = next(after: child) else { return .unsure }
+            child = following
+        }
+        return .missing
+    }
+
+    /// The lookup in an object still arriving, or not held in one piece: every step checks
+    /// that its token is on the tape, reading on as the document arrives.
+    private func memberWhileReading(
+        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, continuing: Bool
+    ) throws -> Int? {
+        let context = self.context
+        let tape = context.tape
+        var start = object + 1
+        if continuing { start = try context.lastIndex(ofValueAt: context.hintValue) + 1 }
+        let mayBeEarlier = start > object + 1 && context.keysPassed.mayContain(wanted)
+        var child = start
+        var wrapped = false
+        while true {
+            if wrapped && child >= start { return nil }
+            try context.ensure(child)
+            let keyToken = tape[child]
+            if keyToken.kind == .objectEnd {
+                if wrapped || start == object + 1 { return nil }
+                wrapped = true
+                child = object + 1
+                continue
+            }
+            let value = child + 1
+            let bytes = tape.bytes(of: keyToken)
+            if !wrapped { context.keysPassed.insert(bytes, at: child) }
+            if Self.equal(bytes, wanted) {
+                // A member found after the hint, when an earlier one may have the same key:
+                // the earlier one counts.
+                var found = value
+                if !wrapped && mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
+                    found = earlier
+                }
+                // The value is not read to its end here, so a large array can be decoded
+                // while the rest of it is still being parsed.
+                try context.ensure(found)
+                context.hintObject = object
+                context.hintValue = max(found, value)
+                return found
+            }
+            child = try context.lastIndex(ofValueAt: value) + 1
+        }
+    }
+
+    /// The value of the first member with key `wanted` among those the lookups in the object
+    /// at `object` have passed before the tape index `limit`, or nil.
+    @inline(never)
+    private func firstMember(_ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int) throws -> Int? {
+        guard let key = try context.keysPassed.first(wanted, ofObjectAt: object, before: limit, in: context) else {
+            return nil
+        }
+        return key + 1
+    }
+
+    @inline(__always)
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == wanted.count else { return false }
+        guard wanted.count > 0, let have = bytes.baseAddress, let want = wanted.baseAddress else { return true }
+        return memcmp(have, want, wanted.count) == 0
+    }
+}
+
+/// What a lookup in an object held in one piece found.
+private enum SpanLookup {
+    case found(Int)
+    case missing
+    /// The tokens do not have an object's shape: the general lookup decides.
+    case unsure
+}

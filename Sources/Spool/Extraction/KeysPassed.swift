@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DecodingContext {
+    /// The keys the lookups in one object have passed: its members from the first up to the
+    /// last one noted, in document order.
+    ///
+    /// A 128-bit filter of a cheap signature of each key (its length, first and last bytes)
+    /// answers "maybe passed" in constant time, and noting a key costs a few instructions, with
+    /// no storage. An exact answer walks the members again on the tape: a scan for narrow
+    /// objects and, past 32 keys, an index from each key's hash to its first member, built once
+    /// as the lookups go, so that wide objects stay linear.
+    struct KeysPassed {
+        private var filter: (UInt64, UInt64) = (0, 0)
+        /// The last key token noted, or -1.
+        private var last = -1
+        /// How many keys were noted.
+        private var count = 0
+        /// For wide objects: the first key token with each hash, for the members before
+        /// `hashedEnd` (a key token's index; -1 when nothing is indexed).
+        private var firstByHash: [Int: Int] = [:]
+        private var hashedEnd = -1
+        private static let wide = 32
+
+        mutating func reset() {
+            filter = (0, 0)
+            last = -1
+            count = 0
+            if hashedEnd >= 0 {
+                firstByHash.removeAll(keepingCapacity: true)
+                hashedEnd = -1
+            }
+        }
+
+        @inline(__always)
+        private static func bit(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+            guard let first = key.first, let last = key.last else { return 0 }
+            return (key.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 127
+        }
+
+        /// Notes the member whose key token, with text `key`, is at `index` (once: a member
+        /// up to the last one noted is already in).
+        @inline(__always)
+        mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
+            if index <= last { return }
+            let bit = Self.bit(key)
+            if bit < 64 { filter.0 |= 1 << UInt64(bit) } else { filter.1 |= 1 << UInt64(bit &- 64) }
+            last = index
+            count &+= 1
+        }
+
+        /// False when no member passed has key `key`; true when one may have.
+        @inline(__always)
+        func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            let bit = Self.bit(key)
+            return bit < 64 ? filter.0 & (1 << UInt64(bit)) != 0 : filter.1 & (1 << UInt64(bit &- 64)) != 0
+        }
+
+        /// The key token of the first member with key `key` of the object at `object`, among
+        /// the members passed before the tape index `limit`, if any.
+        mutating func first(
+            _ key: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, in context: DecodingContext
+        ) throws -> Int? {
+            let end = min(limit, last &+ 1)
+            guard count > Self.wide else { return try Self.scan(for: key, from: object &+ 1, before: end, in: context) }
+            var child = hashedEnd < 0 ? object &+ 1 : hashedEnd
+            while child <= last {
+                let hash = Self.hash(context.tape.bytes(of: context.tape[child]))
+                if firstByHash[hash] == nil { firstByHash[hash] = child }
+                child = try context.lastIndex(ofValueAt: child &+ 1) &+ 1
+            }
+            hashedEnd = child
+            guard let candidate = firstByHash[Self.hash(key)] else { return nil }
+            if Self.equal(context.tape, candidate, key) { return candidate < end ? candidate : nil }
+            // A hash collision with another key: look properly (rare).
+            return try Self.scan(for: key, from: object &+ 1, before: end, in: context)
+        }
+
+        /// The first key token with text `key` among the members from the key token at `start`
+        /// up to the tape index `end`.
+        private static func scan(
+            for key: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, in context: DecodingContext
+        ) throws -> Int? {
+            var child = start
+            while child < end {
+                if equal(context.tape, child, key) { return child }
+                child = try context.lastIndex(ofValueAt: child &+ 1) &+ 1
+            }
+            return nil
+        }
+
+        private static func equal(_ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            let bytes = tape.bytes(of: tape[index])
+            guard bytes.count == key.count else { return false }
+            guard key.count > 0, let have = bytes.baseAddress, let want = key.baseAddress else { return true }
+            return memcmp(have, want, key.count) == 0
+        }
+
+        private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            for byte in key {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return Int(truncatingIfNeeded: hash)
+        }
+    }
+}
