@@ -22,6 +22,10 @@ final class Printed: @unchecked Sendable {
     var lines: [String] { lock.withLock { recorded } }
 }
 
+/// The examples of the README and the articles. They open relative paths
+/// (`Examples/bands.json`) and write files (`members.jsonl`) from the current directory, which
+/// is the whole process's: so they run one at a time, each from the directory it sets.
+@Suite("Documentation examples", .serialized)
 enum DocumentationExamples {
     /// The repository, the folder the examples' relative paths (`Examples/bands.json`) start from.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
