@@ -10,6 +10,9 @@ protocol DecodableArray {
 
 extension Array: DecodableArray where Element: Decodable {
     static func decodeArray<T>(from decoder: TapeDecoder, as type: T.Type) throws -> T {
+        if let array = decoder.wholeArray() {
+            return try decoder.same(try decodeWhole(array, from: decoder), T.self)
+        }
         var container = try decoder.arrayContainer()
         // As `Array.init(from:)` reads it: element by element until the container is at its end.
         guard let count = container.countIfWhole else {
@@ -32,6 +35,33 @@ extension Array: DecodableArray where Element: Decodable {
             throw decoder.corrupted("the array's elements were not all decoded (counted \(count), decoded \(elements.count))")
         }
         return try decoder.same(elements, T.self)
+    }
+}
+
+extension Array where Element: Decodable {
+    /// The array at `array`, whole on the tape (``TapeDecoder/wholeArray()``): its elements are
+    /// counted by its start token, and walked without a container.
+    private static func decodeWhole(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
+        let tape = decoder.tape
+        let node = decoder.node
+        var child = array.start &+ 1
+        return try [Element](unsafeUninitializedCapacity: array.count) { buffer, initialized in
+            while initialized < array.count {
+                // (The tape is read by index each time: a model's code runs between two reads.)
+                guard child < array.end else { break }
+                let token = tape[child]
+                guard !token.isContainerEnd else { break }
+                buffer.initializeElement(
+                    at: initialized, to: try decoder.at(child, parent: node, key: .index(initialized)) { try $0.unwrap(Element.self) })
+                initialized &+= 1
+                let last = token.isContainerStart ? token.payload : child
+                guard last >= child else { break }
+                child = last &+ 1
+            }
+            guard initialized == array.count && child == array.end else {
+                throw decoder.corrupted("the array's elements were not all decoded (counted \(array.count), decoded \(initialized))")
+            }
+        }
     }
 }
 

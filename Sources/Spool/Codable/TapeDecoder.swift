@@ -101,6 +101,28 @@ final class TapeDecoder: Decoder {
         SingleValueContainer(decoder: self, index: index, parent: parent, key: key.owned)
     }
 
+    /// An array whole on the tape, read without a container.
+    struct WholeArray {
+        /// Its start token.
+        let start: Int
+        /// Its end token.
+        let end: Int
+        /// Its number of elements.
+        let count: Int
+    }
+
+    /// The current value, when it is an array whole on the tape in one piece whose elements no
+    /// loop would release as they are decoded (a stream's element, an array inside the array
+    /// being released, or a document parsed to its end): it can be walked by index, with its
+    /// length known at the start. Else nil, and an ``UnkeyedContainer`` reads it.
+    func wholeArray() -> WholeArray? {
+        guard let index, context.isValid(index), let span = tape.closedSpan(ofContainerAt: index),
+            span.tokens.pointee.kind == .arrayStart, let count = Int(exactly: span.tokens.pointee.length),
+            context.isReleasing || context.filler?.options.releasesDecodedElements != true
+        else { return nil }
+        return WholeArray(start: index, end: span.end, count: count)
+    }
+
     /// The current value's index, which must start a container of `kind` whose children are
     /// still there (not released after an earlier decoding of it).
     private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {

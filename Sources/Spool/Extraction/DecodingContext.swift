@@ -46,7 +46,7 @@ final class DecodingContext {
     /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
     @exclusivity(unchecked) var filler: JSONReader?
     /// Whether a loop is releasing the children it has decoded (only one at a time).
-    @exclusivity(unchecked) fileprivate var isReleasing = false
+    @exclusivity(unchecked) fileprivate(set) var isReleasing = false
     /// Children are released in runs of at least this many tokens, so that moving the tokens
     /// parsed after them costs little.
     static let releaseRun = 1 << 15
