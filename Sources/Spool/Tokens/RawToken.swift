@@ -70,9 +70,15 @@ struct RawToken {
 
     var publicKind: JSONToken { kind.publicKind }
 
-    var isContainerStart: Bool { kind == .objectStart || kind == .arrayStart }
-    var isContainerEnd: Bool { kind == .objectEnd || kind == .arrayEnd }
-    var hasText: Bool { kind == .key || kind == .string || kind == .number }
+    var isContainerStart: Bool {
+        @inline(__always) get { kind == .objectStart || kind == .arrayStart }
+    }
+    var isContainerEnd: Bool {
+        @inline(__always) get { kind == .objectEnd || kind == .arrayEnd }
+    }
+    var hasText: Bool {
+        @inline(__always) get { kind == .key || kind == .string || kind == .number }
+    }
 }
 
 extension RawToken.Kind {
