@@ -85,7 +85,7 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         let decodesDuplicates = !decoder.session.usesDefaultKeys
         do {
             try decoder.context.forEachChild(of: object, releasing: true) { keyIndex in
-                let key = String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self)
+                let key = decoder.tape.text(of: decoder.tape[keyIndex])
                 let isDuplicate = result.index(forKey: key) != nil
                 guard !isDuplicate || decodesDuplicates else { return }
                 let value = try decoder.decode(Value.self, at: keyIndex + 1, parent: node, key: .string(key))

@@ -65,7 +65,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var members: [(key: String, value: Int)] = []
         do {
             try decoder.context.forEachChild(of: object) { keyIndex in
-                members.append((String(decoding: decoder.tape.bytes(of: decoder.tape[keyIndex]), as: UTF8.self), keyIndex + 1))
+                members.append((decoder.tape.text(of: decoder.tape[keyIndex]), keyIndex + 1))
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: [String: Any].self)

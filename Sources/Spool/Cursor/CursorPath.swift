@@ -75,7 +75,7 @@ struct CursorPath {
                 if entry.keyPreserved, let bytes = preservedKeys[level] {
                     components.append(.key(String(decoding: bytes, as: UTF8.self)))
                 } else if entry.keyToken >= 0, tape.contains(entry.keyToken) {
-                    components.append(.key(String(decoding: tape.bytes(of: tape[entry.keyToken]), as: UTF8.self)))
+                    components.append(.key(tape.text(of: tape[entry.keyToken])))
                 }
             } else {
                 components.append(.index(max(0, entry.index)))

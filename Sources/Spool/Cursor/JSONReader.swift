@@ -351,7 +351,7 @@ public final class JSONReader {
     /// `nil` for other tokens. Allocates a `String`; see ``textEquals(_:)`` and ``withUTF8(_:)``.
     public var text: String? {
         guard let token = currentToken, token.hasText else { return nil }
-        return String(decoding: tape.bytes(of: token), as: UTF8.self)
+        return tape.text(of: token)
     }
 
     /// Whether the current key, string or number has exactly this text. Does not allocate.

@@ -241,7 +241,7 @@ final class DecodingContext {
                     let value = child + 1
                     let last = tape.lastIndex(ofValueAt: value) ?? max(value, tape.end - 1)
                     if index == child || (index >= value && index <= last) {
-                        components.append(.key(String(decoding: tape.bytes(of: tape[child]), as: UTF8.self)))
+                        components.append(.key(tape.text(of: tape[child])))
                         if index == child { return JSONKeyPath(components) }
                         node = value
                         found = true

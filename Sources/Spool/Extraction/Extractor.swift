@@ -141,7 +141,7 @@ public struct Extractor {
     public func string() throws -> String {
         let token = try checkedToken()
         guard token.kind == .string else { throw mismatchError(at: index, expected: String.self) }
-        return String(decoding: tape.bytes(of: token), as: UTF8.self)
+        return tape.text(of: token)
     }
 
     /// This value as a Boolean.
@@ -189,7 +189,7 @@ public struct Extractor {
     func numberText<T>(expecting type: T.Type) throws -> String {
         let token = try checkedToken()
         guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
-        return String(decoding: tape.bytes(of: token), as: UTF8.self)
+        return tape.text(of: token)
     }
 
     /// Runs `body` with the UTF-8 bytes of this string (or number text) without copying them.
@@ -410,9 +410,9 @@ public struct Extractor {
         let token = tape[target]
         switch token.kind {
         case .number:
-            return clip(String(decoding: tape.bytes(of: token), as: UTF8.self))
+            return clip(tape.text(of: token))
         case .string:
-            return JSONKeyPath.quoted(clip(String(decoding: tape.bytes(of: token), as: UTF8.self)))
+            return JSONKeyPath.quoted(clip(tape.text(of: token)))
         default:
             return nil
         }

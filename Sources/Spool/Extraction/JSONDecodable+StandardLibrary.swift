@@ -104,7 +104,7 @@ extension Dictionary: JSONDecodable where Key == String, Value: JSONDecodable {
         members.reserveCapacity(Int(token.length))
         let tape = e.tape
         try e.context.forEachChild(of: e.index, releasing: true) { key in
-            let name = String(decoding: tape.bytes(of: tape[key]), as: UTF8.self)
+            let name = tape.text(of: tape[key])
             guard members[name] == nil else { return }  // of duplicate keys, the first counts
             members[name] = try e.decode(Value.self, at: key + 1)
         }

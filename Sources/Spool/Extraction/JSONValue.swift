@@ -23,8 +23,8 @@ public enum JSONValue: Hashable, Sendable, JSONDecodable {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .number: return .number(String(decoding: e.tape.bytes(of: token), as: UTF8.self))
-        case .string: return .string(String(decoding: e.tape.bytes(of: token), as: UTF8.self))
+        case .number: return .number(e.tape.text(of: token))
+        case .string: return .string(e.tape.text(of: token))
         case .arrayStart, .objectStart:
             // The outermost container's children go through the context's loop, which
             // releases them once built when decoding while parsing; inside them, `build`.
@@ -32,7 +32,7 @@ public enum JSONValue: Hashable, Sendable, JSONDecodable {
             var builder = Builder(isObject: token.kind == .objectStart, capacity: Int(token.length))
             try context.forEachChild(of: e.index, releasing: true) { child in
                 if builder.isObject {
-                    builder.key = String(decoding: e.tape.bytes(of: e.tape[child]), as: UTF8.self)
+                    builder.key = e.tape.text(of: e.tape[child])
                     builder.add(try build(at: child + 1, in: context, of: e))
                 } else {
                     builder.add(try build(at: child, in: context, of: e))
@@ -82,13 +82,13 @@ public enum JSONValue: Hashable, Sendable, JSONDecodable {
             case .null: value = .null
             case .true: value = .bool(true)
             case .false: value = .bool(false)
-            case .number: value = .number(String(decoding: tape.bytes(of: token), as: UTF8.self))
-            case .string: value = .string(String(decoding: tape.bytes(of: token), as: UTF8.self))
+            case .number: value = .number(tape.text(of: token))
+            case .string: value = .string(tape.text(of: token))
             case .arrayStart, .objectStart:
                 open.append(Builder(isObject: token.kind == .objectStart, capacity: Int(token.length)))
                 continue
             case .key:
-                let key = String(decoding: tape.bytes(of: token), as: UTF8.self)
+                let key = tape.text(of: token)
                 guard !open.isEmpty else { throw e.error("not the start of a value") }
                 open[open.count - 1].key = key
                 continue

@@ -221,7 +221,7 @@ struct GrammarState {
         }
         let token = entry.keyToken
         guard token >= 0, tape.contains(token) else { return nil }
-        return String(decoding: tape.bytes(of: tape[token]), as: UTF8.self)
+        return tape.text(of: tape[token])
     }
 }
 
