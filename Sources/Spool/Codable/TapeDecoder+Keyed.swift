@@ -75,7 +75,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
-        try lookup(key.stringValue)
+        guard convertedKeys == nil else { return try lookup(key.stringValue) }
+        var name = key.stringValue
+        do {
+            return try name.withUTF8 { try Extractor(context: decoder.context, index: object).member(utf8: $0, ofObjectAt: object) }
+        } catch let error as DecodeError {
+            throw decoder.decodingError(error, type: Any.self)
+        }
     }
 
     /// The index of the value of the member named `wanted` (after key conversion). Of
