@@ -158,11 +158,30 @@ extension Extractor {
         return key + 1
     }
 
+    /// Whether two keys are the same bytes. Keys are short: up to 16 bytes they are compared
+    /// as two overlapping words (or half-words) read from each end, which reads nothing
+    /// outside either key; longer ones through `memcmp`.
     @inline(__always)
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == wanted.count else { return false }
-        guard wanted.count > 0, let have = bytes.baseAddress, let want = wanted.baseAddress else { return true }
-        return memcmp(have, want, wanted.count) == 0
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = wanted.count
+        guard bytes.count == count else { return false }
+        guard count > 0, let have = bytes.baseAddress, let want = wanted.baseAddress else { return true }
+        let a = UnsafeRawPointer(have)
+        let b = UnsafeRawPointer(want)
+        switch count {
+        case 8...16:
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        case 4..<8:
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        case 1..<4:
+            return have[0] == want[0] && have[count &- 1] == want[count &- 1] && have[count / 2] == want[count / 2]
+        default:
+            return memcmp(have, want, count) == 0
+        }
     }
 }
 
