@@ -43,7 +43,8 @@ public final class JSONElements<Value>: Sequence {
     /// A second request on the stream: `next()` throws this once, then ends.
     private var refusal: StreamUsageError?
     private let isRefused: Bool
-    private let policy: ErrorPolicy
+    /// The core's skip hook for the error policy, made once.
+    private let skipper: (_ index: Int, _ start: Int, _ error: any Error) -> Bool
     private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
 
     init(
@@ -54,7 +55,7 @@ public final class JSONElements<Value>: Sequence {
         self.decode = decode
         self.refusal = refusal
         isRefused = refusal != nil
-        self.policy = policy
+        skipper = policy.skipper(core)
     }
 
     /// Elements handed out or skipped so far.
@@ -75,7 +76,7 @@ public final class JSONElements<Value>: Sequence {
             self.refusal = nil
             throw refusal
         }
-        guard case .value(let value) = try core.next(decode: decode, skipping: policy.skipper(core))
+        guard case .value(let value) = try core.next(decode: decode, skipping: skipper)
         else { return nil }
         return value
     }
