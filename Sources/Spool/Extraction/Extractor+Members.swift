@@ -13,10 +13,12 @@ extension Extractor {
     /// further into the object than that.
     ///
     /// Models usually ask for fields in document order, so a lookup starts after the member the
-    /// previous lookup in the same object found, and wraps around once. A member found that way
-    /// is the first with its key unless an earlier member had the same key: the context keeps a
-    /// filter of the keys passed in the object (``DecodingContext/KeysPassed``) to rule that out
-    /// without looking back, and looks back only when the filter cannot.
+    /// previous lookup in the same object found. A member found that way is the first with its
+    /// key unless an earlier member had the same key: the context keeps a filter of the keys
+    /// passed in the object (``DecodingContext/KeysPassed``) to rule that out without looking
+    /// back, and looks back only when the filter cannot. A key not found by the end of the
+    /// object is looked for among the members before the start the same way, so that lookups
+    /// in any order stay linear in a wide object.
     @inline(__always)
     func member(_ key: String, ofObjectAt object: Int) throws -> Int? {
         var key = key
@@ -26,8 +28,11 @@ extension Extractor {
     /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes.
     func member(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int) throws -> Int? {
         let context = self.context
-        let continuing = context.hintObject == object && context.hintValue > object
-        if !continuing { context.keysPassed.reset() }
+        // Where the previous lookup in this object ended, when the keys it passed are still
+        // the ones noted (a lookup in another object, even one that found nothing, notes that
+        // object's keys instead): else from the first member.
+        let continuing = context.hintObject == object && context.hintValue > object && context.keysPassed.object == object
+        if !continuing { context.keysPassed.reset(for: object) }
         if let span = tape.closedSpan(ofContainerAt: object) {
             switch try member(wanted, inClosedObject: object, span: span, continuing: continuing) {
             case .found(let value): return value
@@ -90,19 +95,14 @@ extension Extractor {
             guard let following = next(after: child) else { return .unsure }
             child = following
         }
-        // Wrapped around: the members before the hint, the first of them with the key counts.
-        child = 1
-        while child < start {
-            if Self.equal(tape.bytes(of: tokens[child]), wanted) {
-                let value = object &+ child &+ 1
-                context.hintObject = object
-                context.hintValue = value
-                return .found(value)
-            }
-            guard let following = next(after: child) else { return .unsure }
-            child = following
+        // Wrapped around: the first member with the key among those before the hint, which
+        // were all passed (``DecodingContext/KeysPassed``). The hint stays: the next lookup
+        // goes on from there, so no member is scanned twice (lookups in reverse order stay
+        // linear).
+        guard start > 1, let value = try firstMember(wanted, ofObjectAt: object, before: object &+ start) else {
+            return .missing
         }
-        return .missing
+        return .found(value)
     }
 
     /// The lookup in an object still arriving, or not held in one piece: every step checks
@@ -116,25 +116,25 @@ extension Extractor {
         if continuing { start = try context.lastIndex(ofValueAt: context.hintValue) + 1 }
         let mayBeEarlier = start > object + 1 && context.keysPassed.mayContain(wanted)
         var child = start
-        var wrapped = false
         while true {
-            if wrapped && child >= start { return nil }
             try context.ensure(child)
             let keyToken = tape[child]
             if keyToken.kind == .objectEnd {
-                if wrapped || start == object + 1 { return nil }
-                wrapped = true
-                child = object + 1
-                continue
+                // Wrapped around: the first member with the key among those before the hint,
+                // which were all passed.
+                guard start > object + 1, let value = try firstMember(wanted, ofObjectAt: object, before: start) else {
+                    return nil
+                }
+                return value
             }
             let value = child + 1
             let bytes = tape.bytes(of: keyToken)
-            if !wrapped { context.keysPassed.insert(bytes, at: child) }
+            context.keysPassed.insert(bytes, at: child)
             if Self.equal(bytes, wanted) {
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
                 var found = value
-                if !wrapped && mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
+                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
                     found = earlier
                 }
                 // The value is not read to its end here, so a large array can be decoded

@@ -16,6 +16,8 @@ extension DecodingContext {
     /// objects and, past 32 keys, an index from each key's hash to its first member, built once
     /// as the lookups go, so that wide objects stay linear.
     struct KeysPassed {
+        /// The object whose keys these are (its start token), or -1.
+        private(set) var object = -1
         private var filter: (UInt64, UInt64) = (0, 0)
         /// The last key token noted, or -1.
         private var last = -1
@@ -27,14 +29,14 @@ extension DecodingContext {
         private var hashedEnd = -1
         private static let wide = 32
 
-        mutating func reset() {
+        /// Starts over, for the object at `object`.
+        mutating func reset(for object: Int) {
+            self.object = object
             filter = (0, 0)
             last = -1
             count = 0
-            if hashedEnd >= 0 {
-                firstByHash.removeAll(keepingCapacity: true)
-                hashedEnd = -1
-            }
+            hashedEnd = -1
+            if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
         }
 
         @inline(__always)
@@ -62,19 +64,23 @@ extension DecodingContext {
         }
 
         /// The key token of the first member with key `key` of the object at `object`, among
-        /// the members passed before the tape index `limit`, if any.
+        /// the members passed before the tape index `limit` (a member's key token), if any.
+        ///
+        /// It reads only members before `limit`, which are whole on the tape: never the value
+        /// a lookup has just found, which may still be arriving (a large array decoded while
+        /// it is parsed).
         mutating func first(
             _ key: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, in context: DecodingContext
         ) throws -> Int? {
+            guard mayContain(key) else { return nil }
             let end = min(limit, last &+ 1)
             guard count > Self.wide else { return try Self.scan(for: key, from: object &+ 1, before: end, in: context) }
-            var child = hashedEnd < 0 ? object &+ 1 : hashedEnd
-            while child <= last {
-                let hash = Self.hash(context.tape.bytes(of: context.tape[child]))
-                if firstByHash[hash] == nil { firstByHash[hash] = child }
-                child = try context.lastIndex(ofValueAt: child &+ 1) &+ 1
+            if hashedEnd < 0 { hashedEnd = object &+ 1 }
+            while hashedEnd < end {
+                let hash = Self.hash(context.tape.bytes(of: context.tape[hashedEnd]))
+                if firstByHash[hash] == nil { firstByHash[hash] = hashedEnd }
+                hashedEnd = try context.lastIndex(ofValueAt: hashedEnd &+ 1) &+ 1
             }
-            hashedEnd = child
             guard let candidate = firstByHash[Self.hash(key)] else { return nil }
             if Self.equal(context.tape, candidate, key) { return candidate < end ? candidate : nil }
             // A hash collision with another key: look properly (rare).
