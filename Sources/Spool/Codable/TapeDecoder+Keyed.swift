@@ -2,7 +2,8 @@
 ///
 /// Lookups scan the object's members, starting after the member the previous lookup found
 /// (models ask for their keys in document order, so most lookups match at the first key they
-/// compare) and wrapping around once. With a key strategy other than `.useDefaultKeys`, the
+/// compare); a key not found by the end is looked for among the members passed before
+/// (``Extractor/member(_:ofObjectAt:)``). With a key strategy other than `.useDefaultKeys`, the
 /// object's keys are converted once, when the container is made, into a small table beside it.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
