@@ -76,6 +76,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
+        // The default keys' way is spelled out here as well as in `lookup(_: String)`: going
+        // through that (or through a shared helper, even inlined) measured 1.4 % more
+        // instructions streaming the 10 MB catalog.
         guard convertedKeys == nil else { return try lookup(key.stringValue) }
         var name = key.stringValue
         do {
