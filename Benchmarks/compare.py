@@ -28,6 +28,8 @@ def contenders(checkout):
         ("JSONReader, every token (background)", lambda f: [bench, "cursor", f], None),
         ("JSONReader, one thread", lambda f: [bench, "cursor-direct", f], None),
         ("JSONStream, every Band typed", lambda f: [bench, "stream", f], None),
+        ("Codable models streamed", lambda f: [bench, "codable-stream", f], None),
+        ("Codable models decoded whole", lambda f: [bench, "codable-decode", f], None),
     ]
 
 
