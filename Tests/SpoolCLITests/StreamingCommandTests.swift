@@ -136,6 +136,17 @@ struct StreamingCommandTests {
         #expect(members.stdout == "{\"key\":\"a\",\"value\":1}\n{\"key\":\"b\",\"value\":2}\n")
     }
 
+    /// Issue 22: the members of every top-level value, not only the first's.
+    @Test func ndjsonMembersAtTheRootStreamEveryValue() throws {
+        let members = try Spool.run(["members", ".", "--ndjson"], stdin: Data("{\"a\":1}\n{\"b\":2}\n\n{}\n{\"c\":3}\n".utf8))
+        #expect(members.status == 0)
+        #expect(members.stdout == "{\"key\":\"a\",\"value\":1}\n{\"key\":\"b\",\"value\":2}\n{\"key\":\"c\",\"value\":3}\n")
+        let array = try Spool.run(["members", ".", "--ndjson"], stdin: Data("{\"a\":1}\n[2]\n".utf8))
+        #expect(array.status == 1)
+        #expect(array.stdout == "{\"key\":\"a\",\"value\":1}\n")
+        #expect(array.stderr.hasPrefix("<stdin>:2:1: error: expected object at [1] to stream ."))
+    }
+
     @Test func fmtReformatsPrettyCompactOrAsLines() throws {
         let input = Data(#"{"a":[1,2.50,{"b":null}],"c":"x/y\u00e9","d":{},"e":[]}"#.utf8)
         let pretty = try Spool.run(["fmt"], stdin: input)

@@ -286,7 +286,8 @@ final class StreamCore {
                 if !topLevel && (token == .arrayEnd || token == .objectEnd) {
                     _ = try reader.next()
                     recorder.recordStreamedEnd(from: reader)
-                    phase = multipleValues && !path.isEmpty ? .finishingValue : .done
+                    // (NDJSON: the next value's container, at the same path.)
+                    phase = multipleValues ? .finishingValue : .done
                     continue
                 }
                 let isMember = !topLevel && token == .key
@@ -330,9 +331,10 @@ final class StreamCore {
     // MARK: - Paths and errors
 
     /// How the paths of the current top-level value's elements start: `[v]`, the value's
-    /// index, with several top-level values and a non-empty path; nothing otherwise.
+    /// index, with several top-level values and a container below them (a non-empty path, or
+    /// the members of each value); nothing otherwise.
     private var valuePrefix: [JSONKeyPath.Component] {
-        multipleValues && !path.isEmpty ? [.index(valueIndex)] : []
+        multipleValues && (!path.isEmpty || request == .members) ? [.index(valueIndex)] : []
     }
 
     private func walked(_ count: Int) -> [JSONKeyPath.Component] {

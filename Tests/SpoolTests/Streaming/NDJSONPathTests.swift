@@ -72,6 +72,60 @@ struct NDJSONPathTests {
         #expect(try JSONStream(string: text, options: Self.options).count(at: "o") == 3)
     }
 
+    /// Issue 22: at the root, the members of every top-level value are streamed (they were
+    /// the first value's only, the rest parsed and dropped), in every kind of stream.
+    static let rootObjects = "{\"a\": 1}\n{\"b\": 2, \"c\": 3}\n\n{}\n{\"d\": 4}\n"
+    static let rootMembers = ["a=1", "b=2", "c=3", "d=4"]
+
+    @Test(arguments: [1, 3, 4096])
+    func membersAtTheRootOfEveryValue(_ chunkSize: Int) throws {
+        var options = Self.options
+        options.chunkSize = chunkSize
+        let stream = JSONStream(string: Self.rootObjects, options: options)
+        var seen: [String] = []
+        try stream.members(of: Int.self).forEach { seen.append("\($0)=\($1)") }
+        #expect(seen == Self.rootMembers)
+        var decoded: [String] = []
+        let codable = JSONStream(string: Self.rootObjects, options: options).members(of: Int.self, decoder: StreamingJSONDecoder())
+        while let (key, value) = try codable.next() { decoded.append("\(key)=\(value)") }
+        #expect(decoded == Self.rootMembers)
+    }
+
+    @Test(arguments: [1, 2, 7, 4096])
+    func pushedMembersAtTheRootOfEveryValue(_ size: Int) throws {
+        let stream = PushJSONStream(options: Self.options)
+        let members = stream.members(of: Int.self)
+        var seen: [String] = []
+        let bytes = Array(Self.rootObjects.utf8)
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            try stream.append(bytes[start..<min(bytes.count, start + size)])
+            while let (key, value) = try members.next() { seen.append("\(key)=\(value)") }
+        }
+        try stream.finishInput()
+        while let (key, value) = try members.next() { seen.append("\(key)=\(value)") }
+        #expect(seen == Self.rootMembers)
+        #expect(members.isFinished)
+    }
+
+    @Test(arguments: [1, 5, 4096])
+    func asyncMembersAtTheRootOfEveryValue(_ size: Int) async throws {
+        let stream = AsyncJSONStream(chunks: Self.chunks(Self.rootObjects, size: size), options: Self.options)
+        var seen: [String] = []
+        for try await (key, value) in stream.members(of: Int.self) { seen.append("\(key)=\(value)") }
+        #expect(seen == Self.rootMembers)
+    }
+
+    @Test func rootMemberPathsStartWithTheirValuesIndex() throws {
+        let members = JSONStream(string: "{\"a\": 1}\n{\"b\": \"x\"}\n[1]\n", options: Self.options).members(of: Int.self)
+        #expect(try members.next()?.key == "a")
+        let error = #expect(throws: DecodeError.self) { try members.next() }
+        #expect(error?.keyPath == [1, "b"])
+        let lenient = JSONStream(string: "{\"a\": 1}\n[1]\n", options: Self.options).members(of: Int.self)
+        #expect(try lenient.next()?.key == "a")
+        let notObject = #expect(throws: DecodeError.self) { try lenient.next() }
+        #expect(notObject?.description.hasPrefix("2:1: error: expected object at [1]") == true, "\(String(describing: notObject))")
+    }
+
     @Test(arguments: [1, 5, 4096])
     func asyncStreamsEveryValueToo(_ size: Int) async throws {
         let stream = AsyncJSONStream(chunks: Self.chunks(Self.text, size: size), options: Self.options)
