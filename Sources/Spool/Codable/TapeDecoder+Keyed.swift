@@ -16,6 +16,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// With a key strategy: the members' converted keys (nil: `.useDefaultKeys`, whose
     /// lookups go through ``Extractor/member(_:ofObjectAt:)``).
     private let convertedKeys: ConvertedKeys?
+    /// For a container nested in an array that releases its elements: holds the array's
+    /// element on the tape while the container lives.
+    var lease: DecodingContext.ChildWalk.Lease?
 
     /// Each member's converted key and its value's index, in order, and where the next scan
     /// starts.

@@ -10,6 +10,9 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     private(set) var currentIndex = 0
     /// The elements walked past (`currentIndex` also counts `decodeIfPresent` calls at the end).
     private var passed = 0
+    /// For a container nested in an array that releases its elements: holds this array on the
+    /// tape while the container lives.
+    var lease: DecodingContext.ChildWalk.Lease?
 
     init(decoder: TapeDecoder, array: Int, node: CodingPathNode?) {
         self.decoder = decoder
@@ -22,11 +25,16 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The number of elements; the array is read to its end first. (The elements walked past
     /// are counted by the walk: they may be released.)
+    ///
+    /// Never nil, as with `JSONDecoder`. When the array cannot be read to its end (the input
+    /// is invalid or ends early), this counts the elements before the one that fails, and the
+    /// error is thrown when that element is decoded, or else when the decoding ends: code that
+    /// loops `count` times still gets the error, never a short array.
     var count: Int? {
         var child = walk.child
         var count = passed
         while let token = try? decoder.checked(child), !token.isContainerEnd {
-            guard let next = try? decoder.end(ofValueAt: child) else { return nil }
+            guard let next = try? decoder.end(ofValueAt: child) else { break }
             child = next
             count += 1
         }
@@ -179,12 +187,25 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try elementIfPresent(type) { try $0.scalar(UInt64.self) } }
     // (`Int128` and `UInt128` keep the protocol's `decodeIfPresent`, as in `JSONDecoder`.)
 
+    /// A container for the next element, which is read after this one has moved past it: the
+    /// element is held on the tape (not released) while the container lives.
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try element([String: Any].self) { try $0.container(keyedBy: NestedKey.self) }
+        let lease = walk.lease()
+        return KeyedDecodingContainer(try element([String: Any].self) {
+            var container = try $0.keyedContainer(keyedBy: NestedKey.self)
+            container.lease = lease
+            return container
+        })
     }
 
+    /// As ``nestedContainer(keyedBy:)``: the element is held while the container lives.
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try element([Any].self) { try $0.unkeyedContainer() }
+        let lease = walk.lease()
+        return try element([Any].self) {
+            var container = try $0.arrayContainer()
+            container.lease = lease
+            return container
+        }
     }
 
     /// A decoder of its own for the next element. The element must outlive the walk past it,

@@ -83,8 +83,13 @@ final class TapeDecoder: Decoder {
     // MARK: - Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try keyedContainer(keyedBy: Key.self))
+    }
+
+    /// The current value as a keyed container, not boxed.
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
         let object = try value(expecting: .objectStart, [String: Any].self)
-        return KeyedDecodingContainer(try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key))
+        return try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
