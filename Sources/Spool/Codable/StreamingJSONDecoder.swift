@@ -93,43 +93,43 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes a value of type `T` from JSON held in `Data`.
     /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: .root)
+        try decodeDocument(type, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` (`["data", "items"]`) of JSON held in `Data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
+        try decodeDocument(type, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON held as bytes.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: .root)
+        try decodeDocument(type, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of JSON held as bytes.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
+        try decodeDocument(type, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON text.
     public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: .root)
+        try decodeDocument(type, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of JSON text.
     public func decode<T: Decodable>(_ type: T.Type, from string: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
+        try decodeDocument(type, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from the JSON file at `path`, read as it is decoded.
     /// - Throws: also ``InputError`` when the file cannot be opened.
     public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String) throws -> T {
-        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: .root)
+        try decodeDocument(type, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: .root)
     }
 
     /// Decodes the value at `rootKeyPath` of the JSON file at `path`.
     public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(T.self, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
+        try decodeDocument(type, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes (the
@@ -138,7 +138,7 @@ public final class StreamingJSONDecoder: Sendable {
     public func decode<T: Decodable, Bytes: AsyncSequence>(
         _ type: T.Type, from bytes: Bytes, rootKeyPath: JSONKeyPath = .root
     ) async throws -> T where Bytes.Element == UInt8 {
-        try await decodeDocument(T.self, AsyncJSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
+        try await decodeDocument(type, AsyncJSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
     }
 
     /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of byte chunks
@@ -146,7 +146,7 @@ public final class StreamingJSONDecoder: Sendable {
     public func decode<T: Decodable, Chunks: AsyncSequence>(
         _ type: T.Type, fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root
     ) async throws -> T where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-        try await decodeDocument(T.self, AsyncJSONReader(chunks: chunks, options: configuration.options), rootKeyPath: rootKeyPath)
+        try await decodeDocument(type, AsyncJSONReader(chunks: chunks, options: configuration.options), rootKeyPath: rootKeyPath)
     }
 
     // MARK: - Internals
@@ -157,7 +157,7 @@ public final class StreamingJSONDecoder: Sendable {
         let session = DecodingSession(configuration)
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decode(reader, expected: T.self) { context, index in
-                try TapeDecoder(context: context, session: session).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+                try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath)
             }
         }
     }
@@ -173,7 +173,7 @@ public final class StreamingJSONDecoder: Sendable {
         }
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decodeRoot(of: tape, at: start, expected: T.self) { context, index in
-                try TapeDecoder(context: context, session: session).decodeRoot(T.self, at: index, rootKeyPath: rootKeyPath)
+                try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath)
             }
         }
     }

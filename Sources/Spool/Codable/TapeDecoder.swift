@@ -144,7 +144,7 @@ final class TapeDecoder: Decoder {
     /// Decodes the value at `index` (nil: absent) as `T`: the value of `key` in the container
     /// at `parent`.
     func decode<T: Decodable>(_ type: T.Type, at index: Int?, parent: CodingPathNode?, key: CurrentKey) throws -> T {
-        try at(index, parent: parent, key: key) { try $0.unwrap(T.self) }
+        try at(index, parent: parent, key: key) { try $0.unwrap(type) }
     }
 
     /// Runs `body` with the decoder moved to the value at `index`, the value of `key` in the
@@ -159,11 +159,13 @@ final class TapeDecoder: Decoder {
         return try body(self)
     }
 
-    /// The current value as `T`: the types `JSONDecoder` reads in its own way, else `T`'s
-    /// own `init(from:)` with this decoder.
+    /// The current value as `T`: the types `JSONDecoder` reads in its own way, else `type`'s
+    /// own `init(from:)` with this decoder (`type` may be a subclass of `T`, as in
+    /// `decode(Employee.self as Person.Type, from:)`, whose `init(from:)` runs, as in
+    /// `JSONDecoder`).
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
         switch session.kind(of: T.self) {
-        case .model: return try T(from: self)
+        case .model: return try type.init(from: self)
         case .string: return try same(quickOrScalar(String.self), T.self)
         case .bool: return try same(quickOrScalar(Bool.self), T.self)
         case .double: return try same(quickOrFloat(Double.self), T.self)
@@ -330,7 +332,7 @@ final class TapeDecoder: Decoder {
     /// Decodes the document's value at `rootKeyPath`, starting at `index`.
     func decodeRoot<T: Decodable>(_ type: T.Type, at index: Int, rootKeyPath: JSONKeyPath) throws -> T {
         assert(context.basePath.isEmpty, "a root key path is resolved from the document's root")
-        guard !rootKeyPath.isEmpty else { return try decode(T.self, at: index, parent: parent, key: .none) }
+        guard !rootKeyPath.isEmpty else { return try decode(type, at: index, parent: parent, key: .none) }
         let target: Int
         var path = rootKeyPath
         do {
@@ -353,7 +355,7 @@ final class TapeDecoder: Decoder {
             defer { parent = saved }
             throw decodingError(error, type: T.self)
         }
-        return try decode(T.self, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: .none)
+        return try decode(type, at: target, parent: CodingPathNode.make(path.components.map(JSONCodingKey.init)), key: .none)
     }
 
     // MARK: - Reading the tape

@@ -49,7 +49,7 @@ public final class AsyncJSONStream {
         onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
         AsyncJSONElements(
-            stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self, using: decoder))
+            stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
     }
 
     /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
@@ -62,7 +62,7 @@ public final class AsyncJSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> AsyncJSONMembers<T> {
-        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(T.self, using: decoder))
+        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(type, using: decoder))
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see

@@ -95,7 +95,7 @@ public final class JSONStream {
         onError policy: JSONElements<T>.ErrorPolicy = .stop
     ) -> JSONElements<T> {
         JSONElements(
-            core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self, using: decoder))
+            core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -103,7 +103,7 @@ public final class JSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(T.self, using: decoder))
+        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(type, using: decoder))
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while

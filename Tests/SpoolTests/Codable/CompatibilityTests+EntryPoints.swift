@@ -177,3 +177,47 @@ extension Outcome {
         }
     }
 }
+
+/// `decode(_:from:)` decodes the metatype it is given, not its static type (issue 21): a
+/// subclass passed as its superclass's metatype runs the subclass's `init(from:)`, as in
+/// `JSONDecoder`.
+@Suite("Compatibility: dynamic metatypes")
+struct DynamicMetatypeTests {
+    class Person: Decodable {
+        let name: String
+    }
+
+    final class Employee: Person {
+        let badge: Int
+
+        private enum Keys: String, CodingKey { case badge }
+
+        required init(from decoder: any Decoder) throws {
+            badge = try decoder.container(keyedBy: Keys.self).decode(Int.self, forKey: .badge)
+            try super.init(from: decoder)
+        }
+    }
+
+    @Test func theGivenMetatypeIsDecoded() async throws {
+        let json = #"{"name": "Ada", "badge": 7}"#
+        let type: Person.Type = Employee.self
+        let foundation = try JSONDecoder().decode(type, from: Data(json.utf8))
+        #expect(foundation is Employee)
+        for person in [
+            try StreamingJSONDecoder().decode(type, from: Data(json.utf8)),
+            try StreamingJSONDecoder().decode(type, from: Array(json.utf8)),
+            try StreamingJSONDecoder().decode(type, from: json),
+            try StreamingJSONDecoder().decode(type, from: Data(#"{"p": \#(json)}"#.utf8), rootKeyPath: "p"),
+            try await StreamingJSONDecoder().decode(type, from: AsyncStream<UInt8> { continuation in
+                for byte in json.utf8 { continuation.yield(byte) }
+                continuation.finish()
+            }),
+        ] {
+            #expect((person as? Employee)?.badge == 7)
+            #expect(person.name == "Ada")
+        }
+        var people: [Person] = []
+        try JSONStream(string: "[\(json)]").elements(of: type, decoder: StreamingJSONDecoder()).forEach { people.append($0) }
+        #expect(people.count == 1 && people.allSatisfy { $0 is Employee })
+    }
+}
