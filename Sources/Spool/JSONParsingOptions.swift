@@ -58,6 +58,11 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// an ``Extractor`` of one of its elements, then gets a ``DecodeError`` saying so; turn this
     /// off for those. Default `true`.
     public var releasesDecodedElements: Bool = true
+    /// Skip a UTF-8 byte order mark (the bytes `EF BB BF`) at the very start of the input, as
+    /// Foundation's `JSONDecoder` and jq do (RFC 8259 lets a parser ignore one). Offsets,
+    /// lines and columns still count its three bytes. Default `true`; `false` refuses it
+    /// ("unexpected byte order mark"), as strict RFC 8259 senders must not write one.
+    public var allowsByteOrderMark: Bool = true
 
     /// Strict JSON with the default limits.
     public init() {}
@@ -73,7 +78,8 @@ public struct JSONParsingOptions: Hashable, Sendable {
         maxNumberLength: Int = 1000,
         chunkSize: Int = 65_536,
         parsesInBackground: Bool = true,
-        releasesDecodedElements: Bool = true
+        releasesDecodedElements: Bool = true,
+        allowsByteOrderMark: Bool = true
     ) {
         self.allowsComments = allowsComments
         self.allowsMultipleValues = allowsMultipleValues
@@ -85,6 +91,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
         self.chunkSize = chunkSize
         self.parsesInBackground = parsesInBackground
         self.releasesDecodedElements = releasesDecodedElements
+        self.allowsByteOrderMark = allowsByteOrderMark
     }
 
     /// Whether reading ends with the first top-level value (``allowsTrailingGarbage``).

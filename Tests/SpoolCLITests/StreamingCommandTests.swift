@@ -136,6 +136,15 @@ struct StreamingCommandTests {
         #expect(members.stdout == "{\"key\":\"a\",\"value\":1}\n{\"key\":\"b\",\"value\":2}\n")
     }
 
+    /// A UTF-8 byte order mark at the start is skipped, as jq skips it.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let input = Data([0xEF, 0xBB, 0xBF] + Array(#"{"objects": [1, 2, 3]}"#.utf8))
+        let count = try Spool.run(["count", "objects"], stdin: input)
+        #expect(count.status == 0)
+        #expect(count.stdout == "3\n")
+        #expect(try Spool.run(["fmt", "--compact"], stdin: input).stdout == #"{"objects":[1,2,3]}"# + "\n")
+    }
+
     /// Issue 22: the members of every top-level value, not only the first's.
     @Test func ndjsonMembersAtTheRootStreamEveryValue() throws {
         let members = try Spool.run(["members", ".", "--ndjson"], stdin: Data("{\"a\":1}\n{\"b\":2}\n\n{}\n{\"c\":3}\n".utf8))

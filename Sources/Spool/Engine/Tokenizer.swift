@@ -59,6 +59,8 @@ final class Tokenizer {
     @exclusivity(unchecked) private var stoppedLogging = false
     /// While logging: how far the bytes after the last event were looked at for an unfinished token.
     @exclusivity(unchecked) private var tailScanned = 0
+    /// Whether the start of the input has been looked at for a byte order mark.
+    @exclusivity(unchecked) private var startChecked = false
 
     /// The longest input one tokenizer takes (just under 1 TiB), so that arena offsets and token
     /// indices always fit a ``RawToken``.
@@ -152,6 +154,7 @@ final class Tokenizer {
     func parseAvailable(force: Bool = false) throws(ParseError) {
         if let failure { throw failure }
         if isFinished || stoppedLogging { return }  // (after the first value, with trailing garbage allowed)
+        if !startChecked && !skipByteOrderMark(inputEnded: force) { return }
         guard force ? writer.window.end > parsedEnd : shouldParse else { return }
         let end = writer.window.end
         if end > Tokenizer.maxInputLength && !logsEvents { throw fail(Tokenizer.inputTooLong) }
@@ -176,6 +179,31 @@ final class Tokenizer {
             guard force && parsedEnd < end else { return }
         }
         try call(to: badWhitespace ?? end, badWhitespace: badWhitespace)
+    }
+
+    /// The UTF-8 byte order mark, which ``JSONParsingOptions/allowsByteOrderMark`` skips.
+    private static let byteOrderMark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
+
+    /// Moves past a byte order mark at the start of the input, when the options allow one;
+    /// false while fewer than its three bytes have arrived and those could begin one.
+    private func skipByteOrderMark(inputEnded: Bool) -> Bool {
+        let window = writer.window
+        guard options.allowsByteOrderMark, parsedEnd == 0, window.base == 0 else {
+            startChecked = true
+            return true
+        }
+        let mark = Tokenizer.byteOrderMark
+        let available = window.end
+        let matches = (available < 1 || window[0] == mark.0) && (available < 2 || window[1] == mark.1)
+            && (available < 3 || window[2] == mark.2)
+        if available < 3 && matches && !inputEnded { return false }
+        startChecked = true
+        if matches && available >= 3 {
+            parsedEnd = 3
+            whitespaceCheckedTo = 3
+            writer.skipPrefix(to: 3)
+        }
+        return true
     }
 
     /// Calls yajl over the bytes from `parsedEnd` to `end`: its events go to the writer, which
@@ -243,6 +271,10 @@ final class Tokenizer {
             try complete { status() }
         } else {
             if call.end > Tokenizer.maxInputLength { throw fail(Tokenizer.inputTooLong) }
+            if parsedEnd < call.start {  // (past a byte order mark the logging side skipped)
+                parsedEnd = call.start
+                writer.skipPrefix(to: call.start)
+            }
             try parse(to: call.end, badWhitespace: call.badWhitespace) { _, _, _ in status() }
         }
     }

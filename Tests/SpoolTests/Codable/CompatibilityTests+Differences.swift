@@ -84,14 +84,12 @@ struct CompatibilityDifferenceTests {
     @Test(arguments: decimals) func spoolDecimalsAreReadFromTheText(_ row: CompatCase) { row.check() }
 
     /// Spool reads UTF-8 only; JSONDecoder also detects UTF-16 and UTF-32 by their byte order
-    /// marks or zero bytes, and skips a UTF-8 byte order mark (Spool's reader does not: a
-    /// change outside the Codable layer).
+    /// marks or zero bytes. Both skip a UTF-8 byte order mark (``ByteOrderMarkTests``).
     static let encodings: [CompatCase] = [
         differs(String.self, [0xFF, 0xFE] + Array(#""a""#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), label: "UTF-16LE",
                 foundation: .value("a"), spool: corrupted()),
         differs(String.self, Array(#""a""#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), label: "UTF-16BE without a BOM",
                 foundation: .value("a"), spool: corrupted()),
-        differs(String.self, [0xEF, 0xBB, 0xBF] + Array(#""a""#.utf8), label: "UTF-8 BOM", foundation: .value("a"), spool: corrupted()),
     ]
 
     @Test(arguments: encodings) func spoolReadsStrictUTF8(_ row: CompatCase) { row.check() }

@@ -34,6 +34,12 @@ struct GrammarState {
     /// Copies of keys (by level) whose tokens or source bytes have gone, for error paths.
     private var preservedKeys: [Int: [UInt8]] = [:]
 
+    /// Starts the scan at `offset`, past bytes before the first token that are not JSON
+    /// text (a byte order mark).
+    mutating func skipPrefix(to offset: Int) {
+        if scanPos < offset { scanPos = offset }
+    }
+
     /// Frees the stack; the writer calls this from its `deinit`.
     func deallocate() {
         stack.deallocate()

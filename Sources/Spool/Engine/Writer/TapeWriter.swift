@@ -85,6 +85,11 @@ final class TapeWriter {
     var usesLeanHandlers: Bool { !recordsValues && !checks.allowsComments }
 
     /// Notes that yajl is about to be given the window's bytes from `start` to `end`.
+    /// Starts the input at `offset`: the bytes before it (a byte order mark) are not JSON text.
+    func skipPrefix(to offset: Int) {
+        grammar.skipPrefix(to: offset)
+    }
+
     func beginChunk(from start: Int, to end: Int) {
         positions.beginChunk(from: start, to: end, in: window, scanned: checks.allowsComments)
     }
