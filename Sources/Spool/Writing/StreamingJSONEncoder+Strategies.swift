@@ -75,43 +75,38 @@ extension StreamingJSONEncoder.KeyEncodingStrategy {
     /// `camelCase` to `snake_case` with `JSONEncoder`'s rule: the first character never starts a
     /// word; a word starts at each capital (Unicode categories Lu and Lt) that a lowercase letter
     /// (Ll) follows, and a run of capitals followed by lowercase is one word up to its last
-    /// capital; the words are lowercased and joined by `_`.
+    /// capital; the words are lowercased and joined by `_`. As in `JSONEncoder`, letters are
+    /// searched scalar by scalar and steps are whole characters, so a capital with a combining
+    /// mark (`B\u{301}`) is one letter: `aB\u{301}c` is `a_b\u{301}c`.
     static func snakeCase(fromCamelCase key: String) -> String {
-        let scalars = Array(key.unicodeScalars)
-        guard scalars.count > 1 else { return key.lowercased() }
+        guard !key.isEmpty else { return key }
+        let scalars = key.unicodeScalars
         func isUpper(_ scalar: Unicode.Scalar) -> Bool {
             let category = scalar.properties.generalCategory
             return category == .uppercaseLetter || category == .titlecaseLetter
         }
         func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .lowercaseLetter }
 
-        var words: [Range<Int>] = []
-        var wordStart = 0
-        var searchStart = 1
-        while let upper = scalars[searchStart...].firstIndex(where: isUpper) {
+        var words: [Range<String.Index>] = []
+        var wordStart = key.startIndex
+        var searchRange = key.index(after: wordStart)..<key.endIndex
+        while let upper = scalars[searchRange].firstIndex(where: isUpper) {
             words.append(wordStart..<upper)
-            guard let lower = scalars[upper...].firstIndex(where: isLower) else {
-                wordStart = upper
-                searchStart = scalars.count
+            searchRange = upper..<searchRange.upperBound
+            guard let lower = scalars[searchRange].firstIndex(where: isLower) else {
+                wordStart = searchRange.lowerBound
                 break
             }
-            if lower == upper + 1 {
-                wordStart = upper
+            if lower == key.index(after: upper) {
+                wordStart = upper  // one capital, then lowercase: the same word
             } else {
-                words.append(upper..<(lower - 1))
-                wordStart = lower - 1
+                let lastCapital = key.index(before: lower)  // a run of capitals is a word of its own
+                words.append(upper..<lastCapital)
+                wordStart = lastCapital
             }
-            searchStart = lower + 1
-            if searchStart >= scalars.count { break }
+            searchRange = scalars.index(after: lower)..<searchRange.upperBound
         }
-        words.append(wordStart..<scalars.count)
-        var result = ""
-        for (position, word) in words.enumerated() {
-            if position > 0 { result += "_" }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[word])
-            result += String(text).lowercased()
-        }
-        return result
+        words.append(wordStart..<searchRange.upperBound)
+        return words.map { key[$0].lowercased() }.joined(separator: "_")
     }
 }

@@ -181,6 +181,9 @@ struct EncoderComparisonTests {
             "", "a", "A", "ab", "aB", "AB", "ABC", "aBC", "aBCd", "myURLKey", "myURL", "URLKey", "HTTPServer", "oneTwoThree",
             "one_TwoThree", "_leading", "__doubleLeading", "trailing_", "_both_", "a1B", "a1b2C3", "x1", "camelCASE", "ÄpfelBirnen",
             "élanVital", "straßeNeu", "ΣίσυφοςΜύθος", "日本Go", "aǅb", "already_snake_case", "mixed_CaseKey",
+            // Combining marks: JSONEncoder steps by characters (issue 21: `a_b_\u{301}c` before).
+            "aB\u{301}c", "aB\u{301}Cd", "aBC\u{301}d", "a\u{301}Bc", "e\u{301}", "AB\u{301}", "aB\u{308}\u{301}C\u{327}de",
+            "a👍🏽Bc", "aB👍c",
         ]
         struct Keys: Encodable {
             var keys: [String]
