@@ -305,6 +305,8 @@ final class TapeDecoder: Decoder {
         let text = try scalar(String.self)
         do {
             return try transformer.apply(text)
+        } catch let error as DecodeError {
+            throw corrupted(error.message)  // (its message, not its `error:` line)
         } catch {
             throw corrupted("\(error)")
         }

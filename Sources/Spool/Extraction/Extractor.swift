@@ -99,9 +99,27 @@ public struct Extractor {
         let value = try decode(From.self, at: target)
         do {
             return try transformer.apply(value)
+        } catch let error as DecodeError {
+            throw placed(error, at: target, expected: To.self)
         } catch {
             throw wrapped(error, at: target, expected: To.self)
         }
+    }
+
+    /// A ``DecodeError`` a transformer threw about the value at `target`, which it knew nothing
+    /// of: its code and message are kept, and the value's path, location and text added where
+    /// it has none.
+    private func placed<T>(_ error: DecodeError, at target: Int, expected: T.Type) -> DecodeError {
+        var placed = error
+        if placed.keyPath.isEmpty {
+            placed.keyPath = context.path(of: target)
+            if !placed.keyPath.isEmpty { placed.message += " at \(placed.keyPath.clippedDescription)" }
+        }
+        if placed.location == nil { placed.location = tape.location(at: target) }
+        if placed.expected == nil { placed.expected = TypeName.of(T.self) }
+        if placed.actual == nil && placed.code != .missingKey { placed.actual = kindName(at: target) }
+        if placed.excerpt == nil { placed.excerpt = excerpt(at: target) }
+        return placed
     }
 
     /// The array at `keyPath`, each element decoded as `T`.

@@ -142,6 +142,24 @@ struct ExtractorTests {
         }
     }
 
+    /// A transformer that throws Spool's own error keeps its code and message, and gains the
+    /// value's path and location (it printed `1:9: error: error: bad at url`, as `.custom`).
+    @Test func aDecodeErrorFromATransformerKeepsItsCode() throws {
+        let missing = Transformer<String, URL> { _ in throw DecodeError(code: .missingKey, keyPath: .root, message: "bad") }
+        let e = try Extractor.decodeValue(from: #"{"url": "x"}"#)
+        let error = #expect(throws: DecodeError.self) { try e.value("url", missing) }
+        #expect(error?.code == .missingKey)
+        #expect(error?.description == "1:9: error: bad at url")
+        #expect(error?.keyPath == ["url"])
+        let placed = Transformer<String, URL> { _ in
+            throw DecodeError(code: .typeMismatch, keyPath: ["elsewhere"], location: nil, message: "not here")
+        }
+        let kept = #expect(throws: DecodeError.self) { try e.value("url", placed) }
+        #expect(kept?.code == .typeMismatch)
+        #expect(kept?.description == "1:9: error: not here")  // its own path stands
+        #expect(kept?.keyPath == ["elsewhere"])
+    }
+
     @Test func defaultsAndRawValues() throws {
         let e = try Extractor.decodeValue(from: #"{"n": null, "raw": {"x": [true, null, "s", 1.25]}}"#)
         #expect(try e.value("missing", default: 7) == 7)
