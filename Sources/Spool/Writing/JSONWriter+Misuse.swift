@@ -7,7 +7,10 @@ extension JSONWriter {
         case .root:
             return "at the top level"
         case .object:
-            return "in an object, after \(current.count) member\(current.count == 1 ? "" : "s")"
+            // (A key whose value is due begins a member that is not complete yet.)
+            let members = current.awaitingValue ? current.count - 1 : current.count
+            let complete = "after \(members) member\(members == 1 ? "" : "s")"
+            return "in an object, \(complete)\(current.awaitingValue ? " and a key" : "")"
         case .array:
             return "in an array, after \(current.count) element\(current.count == 1 ? "" : "s")"
         }

@@ -82,7 +82,7 @@ extension WriterEncoder {
     @inline(never)
     private func singleValueMisuse() -> any Error {
         guard let frame = levels.lastIndex(where: { $0.isFrame }) else {
-            return writer.blocked.map { $0 as any Error } ?? misuse("a single value with no value being encoded")
+            return noValueError("a single value with no value being encoded")
         }
         let what: String
         switch levels[frame].state {

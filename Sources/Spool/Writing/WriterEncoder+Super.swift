@@ -43,7 +43,20 @@ extension WriterEncoder {
     /// later use throw, and returns its bytes.
     func finishAsSuper() throws -> [UInt8] {
         while !levels.isEmpty { try closeTop() }
-        writer.blocked = WriteError(code: .closed, message: "a superEncoder() was used after the container it came from ended")
+        writer.blocked = WriteError(code: .closed, message: WriterEncoder.superUsedLate)
+        isPlaced = true
         return writer.bytes
+    }
+
+    static let superUsedLate =
+        "a superEncoder() was used after its container moved on: its value was written in place when the "
+        + "container wrote its next member or element, or ended (StreamingJSONEncoder writes in order)"
+
+    /// The error for a container or value asked of this encoder when no value is being
+    /// encoded: a super encoder already placed, or a use outside `encode(to:)`.
+    func noValueError(_ message: String) -> any Error {
+        if isPlaced { return misuse(WriterEncoder.superUsedLate, at: basePath) }
+        if let blocked = writer.blocked { return blocked }
+        return misuse(message)
     }
 }

@@ -73,6 +73,8 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     @exclusivity(unchecked) var topID = 0
     @exclusivity(unchecked) var nextID = 1
     @exclusivity(unchecked) var snakeCaseKeys: [String: String] = [:]
+    /// For a super encoder: its value has been written into its container, and it takes no more.
+    @exclusivity(unchecked) var isPlaced = false
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
@@ -98,7 +100,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         guard let frame = levels.lastIndex(where: { $0.isFrame }) else {
-            let error: any Error = writer.blocked.map { $0 as any Error } ?? misuse("container(keyedBy:) with no value being encoded")
+            let error: any Error = noValueError("container(keyedBy:) with no value being encoded")
             return KeyedEncodingContainer(FailingContainer(error: error, codingPath: basePath))
         }
         switch levels[frame].state {
@@ -123,7 +125,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         guard let frame = levels.lastIndex(where: { $0.isFrame }) else {
-            let error: any Error = writer.blocked.map { $0 as any Error } ?? misuse("unkeyedContainer() with no value being encoded")
+            let error: any Error = noValueError("unkeyedContainer() with no value being encoded")
             return FailingContainer<IndexCodingKey>(error: error, codingPath: basePath)
         }
         switch levels[frame].state {
@@ -349,6 +351,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     @inline(never)
     private func enterSlowPath(_ id: Int) throws {
         guard let index = levels.lastIndex(where: { $0.id == id }) else {
+            if isPlaced { throw misuse(WriterEncoder.superUsedLate, at: basePath) }
             throw misuse(
                 "a container was used after it ended: the value it belongs to is written, or its parent has written past it "
                     + "(StreamingJSONEncoder writes in order)")

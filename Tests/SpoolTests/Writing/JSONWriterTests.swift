@@ -264,7 +264,7 @@ struct JSONWriterTests {
         try writer.beginObject()
         try writer.key("a")
         let twice = #expect(throws: WriteError.self) { try writer.key("b") }
-        #expect(twice?.message == "a key where a value is due: the key before it has no value yet (in an object, after 1 member)")
+        #expect(twice?.message == "a key where a value is due: the key before it has no value yet (in an object, after 0 members and a key)")
         let early = #expect(throws: WriteError.self) { try writer.endObject() }
         #expect(early?.message == "endObject() right after a key: write the key's value first")
         try writer.bool(false)

@@ -245,8 +245,16 @@ struct StreamingJSONEncoderTests {
         try StreamingJSONEncoder().encode(leaky, to: writer)
         #expect(text(writer.data) == "{\"super\":{}}\n")
         let kept = try #require(leaky.kept)
+        // An EncodingError that says why, as every other misuse of the encoder (issue 21: it was
+        // the writer's WriteError, saying the container had ended).
         var late = kept.singleValueContainer()
-        #expect(throws: WriteError.self) { try late.encode(1) }
+        let single = #expect(throws: EncodingError.self) { try late.encode(1) }
+        #expect("\(String(describing: single))".contains("superEncoder() was used after its container moved on"))
+        var keyed = kept.container(keyedBy: NamedCodingKey.self)
+        let member = #expect(throws: EncodingError.self) { try keyed.encode(1, forKey: NamedCodingKey("a")) }
+        #expect("\(String(describing: member))".contains("superEncoder() was used after its container moved on"))
+        var unkeyed = kept.unkeyedContainer()
+        #expect(throws: EncodingError.self) { try unkeyed.encode(1) }
     }
 
     @Test func snakeCaseLeavesStringKeyedDictionariesAlone() throws {
