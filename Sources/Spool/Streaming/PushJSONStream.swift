@@ -34,6 +34,8 @@ public final class PushJSONStream {
     }
 
     private var reader: JSONReader { core.reader }
+    /// Whether ``finishInput()`` has been called.
+    private var inputFinished = false
 
     /// Adds the next chunk of input. The elements it completes come out of `next()`.
     /// - Throws: ``ParseError`` when the input so far is invalid and every element before the
@@ -50,6 +52,7 @@ public final class PushJSONStream {
     /// ``JSONElements/isFinished`` true.
     /// - Throws: ``ParseError`` when the input ended inside a value or held no value.
     public func finishInput() throws {
+        inputFinished = true
         do {
             try reader.finishInput()
         } catch {
@@ -105,11 +108,14 @@ public final class PushJSONStream {
         return try core.countStep().value
     }
 
-    /// Reads the rest of the input appended so far, checking it (see ``JSONStream/finish()``).
-    /// Returns true once the whole input (after ``finishInput()``) has been read.
+    /// Ends the input (``finishInput()``, when it has not been called yet), then reads the rest
+    /// of it, checking it (see ``JSONStream/finish()``): a body that stops inside a value throws
+    /// here. Returns true: the whole input has been read.
+    /// - Throws: ``ParseError`` for invalid or truncated input.
     @discardableResult
     public func finish() throws -> Bool {
-        try core.readRest()
+        if !inputFinished { try finishInput() }
+        return try core.readRest()
     }
 
     /// The document without the streamed elements (see ``JSONStream/remainder``).

@@ -55,3 +55,28 @@ struct StreamUsageTests {
         }
     }
 }
+
+/// `PushJSONStream.finish()` ends the input itself, so a truncated body throws there (issue 21:
+/// it returned quietly when `finishInput()` had not been called).
+@Suite("PushJSONStream.finish")
+struct PushFinishTests {
+    @Test func aTruncatedBodyThrows() throws {
+        let stream = PushJSONStream()
+        let elements = stream.elements(of: Int.self)
+        try stream.append(Array("[1, 2".utf8))
+        #expect(try elements.next() == 1)
+        let error = #expect(throws: ParseError.self) { try stream.finish() }
+        #expect(error?.message.hasPrefix("unexpected end of input") == true, "\(String(describing: error))")
+    }
+
+    @Test func aWholeBodyFinishes() throws {
+        let stream = PushJSONStream()
+        let elements = stream.elements(of: Int.self, at: "a")
+        try stream.append(Array(#"{"a": [1, 2], "b": true}"#.utf8))
+        var values: [Int] = []
+        while let value = try elements.next() { values.append(value) }
+        #expect(try stream.finish())
+        #expect(values == [1, 2])
+        #expect(try stream.remainder <| "b" as Bool)
+    }
+}
