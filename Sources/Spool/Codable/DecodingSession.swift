@@ -21,9 +21,18 @@ final class DecodingSession: @unchecked Sendable {
     /// compiled when its transformer is made).
     let dateParser: Transformer<String, Date>?
 
+    /// The converted keys of a key strategy other than `.useDefaultKeys`, kept for the whole
+    /// session; nil for `.useDefaultKeys`.
+    let keyTranslation: KeyTranslation?
+
     init(_ configuration: StreamingJSONDecoder.Configuration) {
         self.configuration = configuration
-        if case .useDefaultKeys = configuration.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        switch configuration.keyDecodingStrategy {
+        case .useDefaultKeys: keyTranslation = nil
+        case .convertFromSnakeCase: keyTranslation = KeyTranslation(.snakeCase)
+        case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
+        }
+        usesDefaultKeys = keyTranslation == nil
         switch configuration.dateDecodingStrategy {
         case .iso8601: dateParser = DateTransformers.iso8601
         case .pattern(let pattern): dateParser = DateTransformers.pattern(pattern)
@@ -55,18 +64,51 @@ final class DecodingSession: @unchecked Sendable {
         (ObjectIdentifier(UInt32.self), .uint32), (ObjectIdentifier(UInt64.self), .uint64),
     ]
 
-    /// The kinds found so far, by type. Models have few types, so a short list searched from the
-    /// start beats hashing; the dynamic casts it saves (`as? DecodableArray.Type`) cost a
-    /// conformance lookup each.
-    @exclusivity(unchecked) private var kinds: [(type: ObjectIdentifier, kind: ValueKind)] = []
-    private static let remembered = 32
+    /// The kinds found so far, by type: an open-addressed table keyed by the type's metadata
+    /// address (linear probing; it grows at half full). Models of real documents meet dozens
+    /// of types (twitter.json's, with their arrays, about forty); every miss would cost a
+    /// conformance lookup (`as? DecodableArray.Type`), so every type is remembered.
+    @exclusivity(unchecked) private var slots = [Slot](repeating: Slot(), count: 64)
+    @exclusivity(unchecked) private var used = 0
+
+    struct Slot {
+        var type: ObjectIdentifier?
+        var kind = ValueKind.model
+    }
 
     /// The kind of `T`, found once per session.
     @inline(__always)
     func kind<T: Decodable>(of type: T.Type) -> ValueKind {
         let id = ObjectIdentifier(T.self)
-        for entry in kinds where entry.type == id { return entry.kind }
-        return learn(T.self)
+        let mask = slots.count &- 1
+        var slot = Self.hash(id) & mask
+        while true {
+            guard let found = slots[slot].type else { return learn(T.self) }
+            if found == id { return slots[slot].kind }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// A slot number from a metadata address (its low bits are alignment).
+    @inline(__always)
+    private static func hash(_ id: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: id)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12))
+    }
+
+    /// Remembers `kind` for `id`.
+    private func remember(_ id: ObjectIdentifier, _ kind: ValueKind) {
+        if (used &+ 1) &* 2 > slots.count {
+            let old = slots
+            slots = [Slot](repeating: Slot(), count: old.count &* 2)
+            used = 0
+            for entry in old { if let type = entry.type { remember(type, entry.kind) } }
+        }
+        let mask = slots.count &- 1
+        var slot = Self.hash(id) & mask
+        while slots[slot].type != nil { slot = (slot &+ 1) & mask }
+        slots[slot] = Slot(type: id, kind: kind)
+        used &+= 1
     }
 
     @inline(never)
@@ -94,7 +136,7 @@ final class DecodingSession: @unchecked Sendable {
         } else {
             kind = .model
         }
-        if kinds.count < Self.remembered { kinds.append((id, kind)) }
+        remember(id, kind)
         return kind
     }
 }
