@@ -4,7 +4,8 @@
 /// (models ask for their keys in document order, so most lookups match at the first key they
 /// compare); a key not found by the end is looked for among the members passed before
 /// (``Extractor/member(_:ofObjectAt:)``). With a key strategy other than `.useDefaultKeys`, the
-/// object's keys are converted once, when the container is made, into a small table beside it.
+/// lookups compare converted keys: each distinct key is converted once per decode or stream
+/// (``KeyTranslation``), not once per object.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
     let object: Int
@@ -13,23 +14,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// one (``node``): the fields of most objects are scalars, read without one.
     let parent: CodingPathNode?
     let key: CurrentKey
-    /// With a key strategy: the members' converted keys (nil: `.useDefaultKeys`, whose
-    /// lookups go through ``Extractor/member(_:ofObjectAt:)``).
-    private let convertedKeys: ConvertedKeys?
     /// For a container nested in an array that releases its elements: holds the array's
     /// element on the tape while the container lives.
     var lease: DecodingContext.ChildWalk.Lease?
-
-    /// Each member's converted key and its value's index, in order, and where the next scan
-    /// starts.
-    private final class ConvertedKeys {
-        let members: [(key: String, value: Int)]
-        var next = 0
-
-        init(_ members: [(key: String, value: Int)]) {
-            self.members = members
-        }
-    }
 
     var codingPath: [any CodingKey] { decoder.path(parent, key.codingKey) }
 
@@ -41,18 +28,20 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.object = object
         self.parent = parent
         self.key = key.owned
-        switch decoder.configuration.keyDecodingStrategy {
-        case .useDefaultKeys:
-            convertedKeys = nil
-        case .convertFromSnakeCase:
-            convertedKeys = ConvertedKeys(try KeyedContainer.members(of: object, in: decoder).map {
-                (StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: $0.key), $0.value)
-            })
-        case .custom(let convert):
-            let path = decoder.path(parent, key.codingKey)
-            convertedKeys = ConvertedKeys(try KeyedContainer.members(of: object, in: decoder).map {
-                (convert(path + [JSONCodingKey(stringValue: $0.key)]).stringValue, $0.value)
-            })
+    }
+
+    /// The members' keys as the session's key strategy converts them (once per distinct key
+    /// in the whole decode: ``KeyTranslation``), with this container's path for a custom one.
+    struct TranslatedKeys: MemberKeys {
+        static var converts: Bool { true }
+        let translation: KeyTranslation
+        let decoder: TapeDecoder
+        let parent: CodingPathNode?
+        let key: CurrentKey
+
+        @inline(__always)
+        func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            translation.converted(raw) { decoder.path(parent, key.codingKey) }
         }
     }
 
@@ -82,7 +71,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // The default keys' way is spelled out here as well as in `lookup(_: String)`: going
         // through that (or through a shared helper, even inlined) measured 1.4 % more
         // instructions streaming the 10 MB catalog.
-        guard convertedKeys == nil else { return try lookup(key.stringValue) }
+        guard decoder.session.keyTranslation == nil else { return try lookup(key.stringValue) }
         var name = key.stringValue
         do {
             return try name.withUTF8 { try Extractor(context: decoder.context, index: object).member(utf8: $0, ofObjectAt: object) }
@@ -92,28 +81,19 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The index of the value of the member named `wanted` (after key conversion). Of
-    /// duplicate keys, the first counts, as in `JSONDecoder` (without conversion,
-    /// ``Extractor/member(_:ofObjectAt:)`` keeps the same rule).
+    /// duplicate keys (after conversion too), the first counts, as in `JSONDecoder`.
     private func lookup(_ wanted: String) throws -> Int? {
-        guard let convertedKeys else {
-            do {
-                return try Extractor(context: decoder.context, index: object).member(wanted, ofObjectAt: object)
-            } catch let error as DecodeError {
-                throw decoder.decodingError(error, type: Any.self)
+        var wanted = wanted
+        do {
+            let extractor = Extractor(context: decoder.context, index: object)
+            guard let translation = decoder.session.keyTranslation else {
+                return try wanted.withUTF8 { try extractor.member(utf8: $0, ofObjectAt: object) }
             }
+            let keys = TranslatedKeys(translation: translation, decoder: decoder, parent: parent, key: key)
+            return try wanted.withUTF8 { try extractor.member(utf8: $0, ofObjectAt: object, keys: keys) }
+        } catch let error as DecodeError {
+            throw decoder.decodingError(error, type: Any.self)
         }
-        let members = convertedKeys.members
-        let count = members.count
-        guard count > 0 else { return nil }
-        // From the cursor round to it: the first match, then (rare) an earlier duplicate.
-        for step in 0..<count {
-            let position = (convertedKeys.next + step) % count
-            guard members[position].key == wanted else { continue }
-            convertedKeys.next = (position + 1) % count
-            let first = members[..<position].firstIndex { $0.key == wanted } ?? position
-            return members[first].value
-        }
-        return nil
     }
 
     /// The index of the value for `key`.
@@ -142,11 +122,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] {
         var seen = Set<String>()
         var keys: [Key] = []
-        let names: [String]
-        if let convertedKeys {
-            names = convertedKeys.members.map(\.key)
-        } else {
-            names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
+        var names = (try? KeyedContainer.members(of: object, in: decoder).map(\.key)) ?? []
+        if let translation = decoder.session.keyTranslation {
+            let keys = TranslatedKeys(translation: translation, decoder: decoder, parent: parent, key: key)
+            names = names.map { name in
+                var name = name
+                return name.withUTF8 { String(decoding: keys.key($0), as: UTF8.self) }
+            }
         }
         for name in names where seen.insert(name).inserted {
             if let key = Key(stringValue: name) { keys.append(key) }

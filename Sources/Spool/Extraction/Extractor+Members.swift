@@ -26,21 +26,30 @@ extension Extractor {
     }
 
     /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes.
+    @inline(__always)
     func member(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int) throws -> Int? {
+        try member(utf8: wanted, ofObjectAt: object, keys: KeysAsWritten())
+    }
+
+    /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes, compared with each
+    /// member's key as `keys` sees it (converted by a key decoding strategy).
+    func member<Keys: MemberKeys>(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, keys: Keys) throws -> Int? {
         let context = self.context
         // Where the previous lookup in this object ended, when the keys it passed are still
         // the ones noted (a lookup in another object, even one that found nothing, notes that
-        // object's keys instead): else from the first member.
-        let continuing = context.hintObject == object && context.hintValue > object && context.keysPassed.object == object
-        if !continuing { context.keysPassed.reset(for: object) }
+        // object's keys instead; keys seen another way are noted apart): else from the first
+        // member.
+        let continuing = context.hintObject == object && context.hintValue > object
+            && context.keysPassed.object == object && context.keysPassed.converted == Keys.converts
+        if !continuing { context.keysPassed.reset(for: object, converted: Keys.converts) }
         if let span = tape.closedSpan(ofContainerAt: object) {
-            switch try member(wanted, inClosedObject: object, span: span, continuing: continuing) {
+            switch try member(wanted, inClosedObject: object, span: span, continuing: continuing, keys: keys) {
             case .found(let value): return value
             case .missing: return nil
             case .unsure: break
             }
         }
-        return try memberWhileReading(wanted, ofObjectAt: object, continuing: continuing)
+        return try memberWhileReading(wanted, ofObjectAt: object, continuing: continuing, keys: keys)
     }
 
     /// The lookup in an object that is whole on the tape and held in one piece (most objects,
@@ -48,8 +57,8 @@ extension Extractor {
     /// for tokens not parsed yet or released. `.unsure` when a token does not fit the
     /// object's shape, for the general lookup to answer.
     @inline(__always)
-    private func member(
-        _ wanted: UnsafeBufferPointer<UInt8>, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool
+    private func member<Keys: MemberKeys>(
+        _ wanted: UnsafeBufferPointer<UInt8>, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool, keys: Keys
     ) throws -> SpanLookup {
         let context = self.context
         let tape = self.tape
@@ -78,14 +87,14 @@ extension Extractor {
         let mayBeEarlier = start > 1 && context.keysPassed.mayContain(wanted)
         var child = start
         while child < end {
-            let bytes = tape.bytes(of: tokens[child])
+            let bytes = keys.key(tape.bytes(of: tokens[child]))
             context.keysPassed.insert(bytes, at: object &+ child)
             if Self.equal(bytes, wanted) {
                 let value = object &+ child &+ 1
                 var found = value
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
-                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: object &+ start) {
+                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: object &+ start, keys: keys) {
                     found = earlier
                 }
                 context.hintObject = object
@@ -99,7 +108,7 @@ extension Extractor {
         // were all passed (``DecodingContext/KeysPassed``). The hint stays: the next lookup
         // goes on from there, so no member is scanned twice (lookups in reverse order stay
         // linear).
-        guard start > 1, let value = try firstMember(wanted, ofObjectAt: object, before: object &+ start) else {
+        guard start > 1, let value = try firstMember(wanted, ofObjectAt: object, before: object &+ start, keys: keys) else {
             return .missing
         }
         return .found(value)
@@ -107,8 +116,8 @@ extension Extractor {
 
     /// The lookup in an object still arriving, or not held in one piece: every step checks
     /// that its token is on the tape, reading on as the document arrives.
-    private func memberWhileReading(
-        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, continuing: Bool
+    private func memberWhileReading<Keys: MemberKeys>(
+        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, continuing: Bool, keys: Keys
     ) throws -> Int? {
         let context = self.context
         let tape = context.tape
@@ -122,19 +131,19 @@ extension Extractor {
             if keyToken.kind == .objectEnd {
                 // Wrapped around: the first member with the key among those before the hint,
                 // which were all passed.
-                guard start > object + 1, let value = try firstMember(wanted, ofObjectAt: object, before: start) else {
+                guard start > object + 1, let value = try firstMember(wanted, ofObjectAt: object, before: start, keys: keys) else {
                     return nil
                 }
                 return value
             }
             let value = child + 1
-            let bytes = tape.bytes(of: keyToken)
+            let bytes = keys.key(tape.bytes(of: keyToken))
             context.keysPassed.insert(bytes, at: child)
             if Self.equal(bytes, wanted) {
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
                 var found = value
-                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start) {
+                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start, keys: keys) {
                     found = earlier
                 }
                 // The value is not read to its end here, so a large array can be decoded
@@ -151,8 +160,10 @@ extension Extractor {
     /// The value of the first member with key `wanted` among those the lookups in the object
     /// at `object` have passed before the tape index `limit`, or nil.
     @inline(never)
-    private func firstMember(_ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int) throws -> Int? {
-        guard let key = try context.keysPassed.first(wanted, ofObjectAt: object, before: limit, in: context) else {
+    private func firstMember<Keys: MemberKeys>(
+        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, keys: Keys
+    ) throws -> Int? {
+        guard let key = try context.keysPassed.first(wanted, ofObjectAt: object, before: limit, in: context, keys: keys) else {
             return nil
         }
         return key + 1
@@ -183,6 +194,22 @@ extension Extractor {
             return memcmp(have, want, count) == 0
         }
     }
+}
+
+/// How a member lookup sees the keys of an object: as written, or converted by a key
+/// decoding strategy.
+protocol MemberKeys {
+    /// Whether keys are converted (lookups that see keys differently keep apart notes).
+    static var converts: Bool { get }
+    /// The key to compare, for a key token's text `raw`.
+    func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>
+}
+
+/// The keys as they are written in the JSON.
+struct KeysAsWritten: MemberKeys {
+    static var converts: Bool { false }
+    @inline(__always)
+    func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> { raw }
 }
 
 /// What a lookup in an object held in one piece found.

@@ -18,6 +18,8 @@ extension DecodingContext {
     struct KeysPassed {
         /// The object whose keys these are (its start token), or -1.
         private(set) var object = -1
+        /// Whether the keys noted are converted ones (``MemberKeys/converts``).
+        private(set) var converted = false
         private var filter: (UInt64, UInt64) = (0, 0)
         /// The last key token noted, or -1.
         private var last = -1
@@ -30,8 +32,9 @@ extension DecodingContext {
         private static let wide = 32
 
         /// Starts over, for the object at `object`.
-        mutating func reset(for object: Int) {
+        mutating func reset(for object: Int, converted: Bool = false) {
             self.object = object
+            self.converted = converted
             filter = (0, 0)
             last = -1
             count = 0
@@ -69,39 +72,41 @@ extension DecodingContext {
         /// It reads only members before `limit`, which are whole on the tape: never the value
         /// a lookup has just found, which may still be arriving (a large array decoded while
         /// it is parsed).
-        mutating func first(
-            _ key: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, in context: DecodingContext
+        mutating func first<Keys: MemberKeys>(
+            _ key: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, in context: DecodingContext, keys: Keys
         ) throws -> Int? {
             guard mayContain(key) else { return nil }
             let end = min(limit, last &+ 1)
-            guard count > Self.wide else { return try Self.scan(for: key, from: object &+ 1, before: end, in: context) }
+            guard count > Self.wide else { return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys) }
             if hashedEnd < 0 { hashedEnd = object &+ 1 }
             while hashedEnd < end {
-                let hash = Self.hash(context.tape.bytes(of: context.tape[hashedEnd]))
+                let hash = Self.hash(keys.key(context.tape.bytes(of: context.tape[hashedEnd])))
                 if firstByHash[hash] == nil { firstByHash[hash] = hashedEnd }
                 hashedEnd = try context.lastIndex(ofValueAt: hashedEnd &+ 1) &+ 1
             }
             guard let candidate = firstByHash[Self.hash(key)] else { return nil }
-            if Self.equal(context.tape, candidate, key) { return candidate < end ? candidate : nil }
+            if Self.equal(context.tape, candidate, key, keys: keys) { return candidate < end ? candidate : nil }
             // A hash collision with another key: look properly (rare).
-            return try Self.scan(for: key, from: object &+ 1, before: end, in: context)
+            return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
         }
 
-        /// The first key token with text `key` among the members from the key token at `start`
-        /// up to the tape index `end`.
-        private static func scan(
-            for key: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, in context: DecodingContext
+        /// The first key token with text `key` (as `keys` sees it) among the members from the
+        /// key token at `start` up to the tape index `end`.
+        private static func scan<Keys: MemberKeys>(
+            for key: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, in context: DecodingContext, keys: Keys
         ) throws -> Int? {
             var child = start
             while child < end {
-                if equal(context.tape, child, key) { return child }
+                if equal(context.tape, child, key, keys: keys) { return child }
                 child = try context.lastIndex(ofValueAt: child &+ 1) &+ 1
             }
             return nil
         }
 
-        private static func equal(_ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-            let bytes = tape.bytes(of: tape[index])
+        private static func equal<Keys: MemberKeys>(
+            _ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>, keys: Keys
+        ) -> Bool {
+            let bytes = keys.key(tape.bytes(of: tape[index]))
             guard bytes.count == key.count else { return false }
             guard key.count > 0, let have = bytes.baseAddress, let want = key.baseAddress else { return true }
             return memcmp(have, want, key.count) == 0

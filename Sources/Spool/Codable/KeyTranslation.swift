@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The keys of a key decoding strategy other than `.useDefaultKeys`, converted once per
+/// distinct key for a whole decode or stream, not once per object.
+///
+/// A member lookup compares the converted form of each JSON key it passes with the key the
+/// model asks for (as `JSONDecoder` compares them). The converted forms live here, keyed by
+/// the JSON key's bytes: an open-addressed table of entries whose bytes are copied into an
+/// arena of chunks that never move, so a converted key is read in place as long as the
+/// session lives. Under `.convertFromSnakeCase`, a key without an underscore is its own
+/// conversion and is not even looked up.
+final class KeyTranslation {
+    enum Rule {
+        case snakeCase
+        /// The strategy's function, called once per distinct key with the coding path where
+        /// the key is first met (see ``StreamingJSONDecoder/KeyDecodingStrategy/custom(_:)``).
+        case custom(@Sendable ([any CodingKey]) -> any CodingKey)
+    }
+
+    let rule: Rule
+
+    private struct Entry {
+        var hash: UInt64 = 0  // 0: empty
+        var raw: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+        var converted: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>
+    private var capacity = 64
+    private var used = 0
+    /// The arena: chunks of key bytes, the last one being filled.
+    private var chunks: [UnsafeMutableRawPointer] = []
+    private var chunkFree = 0
+    private var chunkNext: UnsafeMutableRawPointer?
+    private static let chunkSize = 16 * 1024
+
+    init(_ rule: Rule) {
+        self.rule = rule
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(), count: capacity)
+    }
+
+    deinit {
+        entries.deinitialize(count: capacity)
+        entries.deallocate()
+        for chunk in chunks { chunk.deallocate() }
+    }
+
+    /// The converted form of the JSON key `raw` (its unescaped UTF-8), valid while this
+    /// translation lives; `path` is the coding path of the object it is in, for a custom
+    /// strategy meeting the key for the first time.
+    @inline(__always)
+    func converted(_ raw: UnsafeBufferPointer<UInt8>, path: () -> [any CodingKey]) -> UnsafeBufferPointer<UInt8> {
+        if case .snakeCase = rule, !Self.hasUnderscore(raw) { return raw }
+        let hash = Self.hash(raw)
+        let mask = capacity &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = entries[slot]
+            if entry.hash == 0 { return learn(raw, hash: hash, path: path) }
+            if entry.hash == hash && Extractor.equal(entry.raw, raw) { return entry.converted }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    @inline(__always)
+    private static func hasUnderscore(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = raw.baseAddress, raw.count > 0 else { return false }
+        return memchr(base, Int32(UInt8(ascii: "_")), raw.count) != nil
+    }
+
+    /// A 64-bit hash of the key's bytes, never 0.
+    @inline(__always)
+    private static func hash(_ raw: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: raw.count)
+        guard let base = raw.baseAddress else { return hash | 1 }
+        let bytes = UnsafeRawPointer(base)
+        var offset = 0
+        while offset &+ 8 <= raw.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            offset &+= 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < raw.count {
+            tail |= UInt64(base[offset]) << shift
+            shift &+= 8
+            offset &+= 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 32
+        return hash == 0 ? 1 : hash
+    }
+
+    @inline(never)
+    private func learn(
+        _ raw: UnsafeBufferPointer<UInt8>, hash: UInt64, path: () -> [any CodingKey]
+    ) -> UnsafeBufferPointer<UInt8> {
+        let key = String(decoding: raw, as: UTF8.self)
+        var converted: String
+        switch rule {
+        case .snakeCase:
+            converted = StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: key)
+        case .custom(let convert):
+            converted = convert(path() + [JSONCodingKey(stringValue: key)]).stringValue
+        }
+        let entry = converted.withUTF8 { Entry(hash: hash, raw: store(raw), converted: store($0)) }
+        insert(entry)
+        return entry.converted
+    }
+
+    private func insert(_ entry: Entry) {
+        if (used &+ 1) &* 2 > capacity { grow() }
+        let mask = capacity &- 1
+        var slot = Int(truncatingIfNeeded: entry.hash) & mask
+        while entries[slot].hash != 0 { slot = (slot &+ 1) & mask }
+        entries[slot] = entry
+        used &+= 1
+    }
+
+    private func grow() {
+        let old = entries
+        let oldCapacity = capacity
+        capacity &*= 2
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(), count: capacity)
+        used = 0
+        for slot in 0..<oldCapacity where old[slot].hash != 0 { insert(old[slot]) }
+        old.deinitialize(count: oldCapacity)
+        old.deallocate()
+    }
+
+    /// A copy of `bytes` in the arena.
+    private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        if bytes.count > chunkFree || chunkNext == nil {
+            let size = max(Self.chunkSize, bytes.count)
+            let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            chunks.append(chunk)
+            chunkNext = chunk
+            chunkFree = size
+        }
+        guard let target = chunkNext else { return UnsafeBufferPointer(start: nil, count: 0) }
+        target.copyMemory(from: source, byteCount: bytes.count)
+        chunkNext = target + bytes.count
+        chunkFree &-= bytes.count
+        return UnsafeBufferPointer(start: target.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Spool
+import Synchronization
+import Testing
+
+/// Key strategies convert each distinct JSON key once per decode or stream, not once per
+/// object (issue 21), and still match as `JSONDecoder` matches.
+@Suite("Key strategies: one conversion per distinct key")
+struct KeyTranslationTests {
+    struct Row: Decodable, Equatable {
+        let firstName: String
+        let id: Int
+        let lastSeenAt: Int?
+    }
+
+    static let rows = "[" + (0..<500).map { #"{"first_name": "n\#($0)", "id": \#($0), "last_seen_at": 1}"# }.joined(separator: ",") + "]"
+
+    @Test func aCustomStrategyIsCalledOncePerDistinctKey() throws {
+        let calls = Mutex<[String]>([])
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let last = path[path.count - 1].stringValue
+            calls.withLock { $0.append(last) }
+            return TestKey(stringValue: StreamingJSONDecoderTestKeys.camel(last))
+        }
+        let rows = try decoder.decode([Row].self, from: Data(Self.rows.utf8))
+        #expect(rows.count == 500 && rows[499] == Row(firstName: "n499", id: 499, lastSeenAt: 1))
+        #expect(calls.withLock { $0.sorted() } == ["first_name", "id", "last_seen_at"])
+
+        // A stream keeps one table for all its elements.
+        calls.withLock { $0.removeAll() }
+        var streamed = 0
+        try JSONStream(string: Self.rows).elements(of: Row.self, decoder: decoder).forEach { _ in streamed += 1 }
+        #expect(streamed == 500)
+        #expect(calls.withLock { $0.count } == 3)
+    }
+
+    @Test func snakeCaseMatchesAsJSONDecoderDoes() throws {
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode([Row].self, from: Data(Self.rows.utf8)) == foundation.decode([Row].self, from: Data(Self.rows.utf8)))
+        // Keys that convert alike: the first in the object counts, in any order of lookups.
+        let alike = #"{"first_name": "a", "firstName": "b", "FIRST_NAME": "c", "id": 1, "last_seen_at": null}"#
+        #expect(try decoder.decode(Row.self, from: Data(alike.utf8)) == foundation.decode(Row.self, from: Data(alike.utf8)))
+        #expect(try decoder.decode(Row.self, from: Data(alike.utf8)).firstName == "a")
+        // Long and non-ASCII keys, and keys that are only underscores.
+        struct Odd: Decodable, Equatable {
+            let aVeryLongKeyNameThatIsLongerThanSixteenBytes: Int
+            let çaVaBien: Int
+            let __: Int
+        }
+        let odd = #"{"a_very_long_key_name_that_is_longer_than_sixteen_bytes": 1, "ça_va_bien": 2, "__": 3}"#
+        #expect(try decoder.decode(Odd.self, from: Data(odd.utf8)) == foundation.decode(Odd.self, from: Data(odd.utf8)))
+        #expect(try decoder.decode(Odd.self, from: Data(odd.utf8)) == Odd(aVeryLongKeyNameThatIsLongerThanSixteenBytes: 1, çaVaBien: 2, __: 3))
+    }
+
+    /// Wide objects (past the index of keys passed) with lookups out of order.
+    @Test func wideObjectsInAnyOrder() throws {
+        struct Wide: Decodable, Equatable {
+            let values: [Int]
+
+            struct Key: CodingKey {
+                let stringValue: String
+                init(stringValue: String) { self.stringValue = stringValue }
+                var intValue: Int? { nil }
+                init?(intValue: Int) { nil }
+            }
+
+            init(values: [Int]) { self.values = values }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                values = try (0..<60).reversed().map { try container.decode(Int.self, forKey: Key(stringValue: "key\($0)Name")) }
+            }
+        }
+        let json = "{" + (0..<60).map { #""key_\#($0)_name": \#($0)"# }.joined(separator: ",") + "}"
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode(Wide.self, from: Data(json.utf8)) == Wide(values: (0..<60).reversed()))
+    }
+}
+
+/// A coding key with any name.
+struct TestKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+/// A naive snake-to-camel conversion for the custom strategy's test.
+enum StreamingJSONDecoderTestKeys {
+    static func camel(_ key: String) -> String {
+        let words = key.split(separator: "_")
+        guard let first = words.first else { return key }
+        return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}
