@@ -30,21 +30,6 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.key = key.owned
     }
 
-    /// The members' keys as the session's key strategy converts them (once per distinct key
-    /// in the whole decode: ``KeyTranslation``), with this container's path for a custom one.
-    struct TranslatedKeys: MemberKeys {
-        static var converts: Bool { true }
-        let translation: KeyTranslation
-        let decoder: TapeDecoder
-        let parent: CodingPathNode?
-        let key: CurrentKey
-
-        @inline(__always)
-        func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-            translation.converted(raw) { decoder.path(parent, key.codingKey) }
-        }
-    }
-
     /// Runs `body` with the decoder at `value`, the value of `key` (borrowed for the call).
     @inline(__always)
     private func at<T>(_ value: Int?, _ key: Key, _ body: (TapeDecoder) throws -> T) throws -> T {
