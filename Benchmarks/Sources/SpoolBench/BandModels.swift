@@ -13,19 +13,19 @@ enum CodableStatus: String, Codable {
     case active, hiatus, disbanded = "inactive"
 }
 
-struct CodableMember: Codable {
+struct CodableMember: Codable, Equatable {
     let name: String
     let birth_date: String
 }
 
-struct CodableBand: Codable {
+struct CodableBand: Codable, Equatable {
     let name: String
     let homepage: URL?
     let active: CodableStatus
     let members: [CodableMember]
 }
 
-struct CodableCatalog: Codable {
+struct CodableCatalog: Codable, Equatable {
     let objects: [CodableBand]
     let last_updated: String
 }
