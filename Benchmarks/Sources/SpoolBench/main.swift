@@ -30,6 +30,10 @@ import Darwin
 ///   JSONEncoder and written to OUT; `encode-spool-stream`: encoded straight into a file writer.
 /// - `lines OUT MB`, `lines-foundation OUT MB`: MB megabytes of JSON Lines from a generated
 ///   sequence of bands, through `writeLines` or one JSONEncoder call and write(2) per line.
+/// - `corpus-foundation DOC FILE [ITERATIONS]`, `corpus-spool DOC FILE [ITERATIONS]`: DOC
+///   (twitter, citm, canada, twitter-snake, catalog) read into `Data`, then decoded ITERATIONS
+///   times by JSONDecoder or StreamingJSONDecoder, each decode timed; `corpus-read DOC FILE`
+///   reads it only; `corpus-check DOC FILE` asserts both decode it `==` (CorpusBench.swift).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -59,7 +63,8 @@ guard arguments.count >= 3 else {
     fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE\n"
         + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]\n"
         + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
-        + "       spool-bench lines|lines-foundation OUT MEGABYTES", code: 64)
+        + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
+        + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -147,6 +152,8 @@ case "lines", "lines-foundation":
     } catch {
         fail("\(mode): \(error)", code: 1)
     }
+case "corpus-foundation", "corpus-spool", "corpus-read", "corpus-check":
+    runCorpusMode(mode, Array(arguments.dropFirst(2)))
 default:
     fail("unknown mode \(mode)", code: 64)
 }
