@@ -5,11 +5,13 @@ measurement, and reports median wall time, throughput, ratio to raw yajl and pea
     python3 Benchmarks/bench.py                 # 10 MB and 100 MB catalogs, 5 rounds
     python3 Benchmarks/bench.py --sizes 10 100 1000 --rounds 5
     python3 Benchmarks/bench.py --encode --sizes 100 --lines-mb 1000   # writing JSON
+    python3 Benchmarks/bench.py --corpus --rounds 7 --callgrind         # ordinary documents, Codable
 
 Catalogs are generated deterministically into Benchmarks/data/ (kept out of git).
 """
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -114,6 +116,115 @@ def encode_benchmarks(args, bench):
             lines_contenders[0][0])
 
 
+CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "testdata", "corpus")
+# Each document of --corpus: its SpoolBench name and its file in the corpus directory (the
+# catalog's comes from GenerateCatalog instead).
+CORPUS_DOCUMENTS = {
+    "twitter": "twitter.json",
+    "citm": "citm_catalog.json",
+    "canada": "canada.json",
+    "twitter-snake": "twitter.json",
+    "catalog": None,
+}
+
+
+def callgrind_instructions(command):
+    """The instructions `command` executes under callgrind, all threads together (valgrind runs
+    them one at a time and counts every one): the `==PID== Collected : N` line it prints."""
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1"))
+    found = re.search(r"^==\d+== Collected : (\d+)$", result.stderr, re.MULTILINE)
+    if result.returncode != 0 or not found:
+        sys.exit(f"failed under callgrind: {' '.join(command)}\n{result.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def corpus_benchmarks(args, bench):
+    """The ordinary documents: each file read into Data, then decoded whole into full Codable
+    models by JSONDecoder and by StreamingJSONDecoder (CorpusBench.swift).
+
+    Timing: in each round, one process per decoder and document (JSONDecoder first, then
+    Spool), each decoding the file `--iterations` times (the catalog `--catalog-iterations`)
+    and timing every decode alone; a round's time is the median of its decodes, the table
+    gives the median of the rounds' times and of the rounds' ratios JSONDecoder / Spool.
+
+    With --callgrind, each decoder also runs once under callgrind decoding once, minus a run
+    that only reads the file (`corpus-read`): the instructions of a first decode, all threads
+    counted. A second table gives those of a later decode: decoding twice minus once."""
+    documents = []
+    for name in args.documents:
+        if name == "catalog":
+            documents += [(f"catalog {size} MB", "catalog", catalog(size), args.catalog_iterations)
+                          for size in args.catalog_mb]
+        else:
+            documents.append((name, name, os.path.join(args.corpus_dir, CORPUS_DOCUMENTS[name]), args.iterations))
+    for label, doc, path, _ in documents:
+        if not os.path.exists(path):
+            sys.exit(f"missing {path} (--corpus-dir)")
+        result = subprocess.run([bench, "corpus-check", doc, path], stdout=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            sys.exit(f"corpus-check {doc}: the decoders disagree (above)")
+        print(f"corpus-check {result.stdout.strip()}", file=sys.stderr)
+
+    contenders = ("corpus-foundation", "corpus-spool")
+    times = {(label, mode): [] for label, *_ in documents for mode in contenders}
+    ratios = {label: [] for label, *_ in documents}
+    for round_number in range(args.rounds):
+        for label, doc, path, iterations in documents:
+            for mode in contenders:  # A B A B ...
+                _, _, stdout = measure([bench, mode, doc, path, str(iterations)])
+                times[(label, mode)].append(reported(stdout, "median-seconds"))
+            ratios[label].append(times[(label, contenders[0])][-1] / times[(label, contenders[1])][-1])
+        print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
+
+    first, later = {}, {}
+    if args.callgrind:
+        # valgrind cannot read the DWARF 5 the release build carries: it runs a stripped copy.
+        stripped = os.path.join(DATA, "SpoolBench.stripped")
+        os.makedirs(DATA, exist_ok=True)
+        subprocess.run(["objcopy", "--strip-debug", bench, stripped], check=True)
+        for label, doc, path, _ in documents:
+            read = callgrind_instructions([stripped, "corpus-read", doc, path])
+            for mode in contenders:
+                once = callgrind_instructions([stripped, mode, doc, path, "1"])
+                twice = callgrind_instructions([stripped, mode, doc, path, "2"])
+                first[(label, mode)] = once - read
+                later[(label, mode)] = twice - once
+            print(f"callgrind {label} done", file=sys.stderr)
+
+    def size(path):
+        return f"{os.path.getsize(path) / 1e6:.2f} MB"
+
+    def millions(count):
+        return f"{count / 1e6:,.1f}M"
+
+    print()
+    header = "| document | size | JSONDecoder | Spool | ratio (time) |"
+    rule = "|---|---:|---:|---:|---:|"
+    if args.callgrind:
+        header += " instructions JSONDecoder | Spool | ratio |"
+        rule += "---:|---:|---:|"
+    print(header)
+    print(rule)
+    for label, doc, path, _ in documents:
+        foundation = statistics.median(times[(label, contenders[0])]) * 1e3
+        spool = statistics.median(times[(label, contenders[1])]) * 1e3
+        row = f"| {label} | {size(path)} | {foundation:.2f} ms | {spool:.2f} ms | {statistics.median(ratios[label]):.2f}x |"
+        if args.callgrind:
+            a, b = first[(label, contenders[0])], first[(label, contenders[1])]
+            row += f" {millions(a)} | {millions(b)} | {a / b:.2f}x |"
+        print(row)
+    if args.callgrind:
+        print()
+        print("| document | later decode: instructions JSONDecoder | Spool | ratio |")
+        print("|---|---:|---:|---:|")
+        for label, *_ in documents:
+            a, b = later[(label, contenders[0])], later[(label, contenders[1])]
+            print(f"| {label} | {millions(a)} | {millions(b)} | {a / b:.2f}x |")
+    sys.stdout.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100], help="catalog sizes in MB")
@@ -125,6 +236,22 @@ def main():
                         help="compare Codable decoding: StreamingJSONDecoder (whole and streamed) with JSONDecoder")
     parser.add_argument("--encode", action="store_true",
                         help="compare encoding (StreamingJSONEncoder, JSONEncoder) and JSON Lines writing instead")
+    parser.add_argument("--corpus", action="store_true",
+                        help="decode the ordinary documents (twitter, citm, canada, the catalog) into full Codable "
+                             "models with JSONDecoder and StreamingJSONDecoder; prints a Markdown table")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="with --corpus: also count each decoder's instructions under valgrind's callgrind")
+    parser.add_argument("--documents", nargs="+", default=list(CORPUS_DOCUMENTS), choices=list(CORPUS_DOCUMENTS),
+                        metavar="DOC", help="with --corpus: the documents, of " + " ".join(CORPUS_DOCUMENTS))
+    parser.add_argument("--corpus-dir", default=CORPUS,
+                        help="with --corpus: where twitter.json, citm_catalog.json and canada.json are "
+                             "(default: ../shared/testdata/corpus from the repository's root)")
+    parser.add_argument("--catalog-mb", type=int, nargs="+", default=[10],
+                        help="with --corpus: the sizes of the band catalogs decoded, in MB")
+    parser.add_argument("--iterations", type=int, default=20,
+                        help="with --corpus: decodes per process of each corpus file")
+    parser.add_argument("--catalog-iterations", type=int, default=5,
+                        help="with --corpus: decodes per process of a catalog")
     parser.add_argument("--skip", nargs="+", default=[], metavar="WORD",
                         help="leave out the contenders whose name contains one of these words (e.g. DateFormatter)")
     parser.add_argument("--lines-mb", type=int, default=1000,
@@ -135,6 +262,9 @@ def main():
     bench = binary(HERE, "SpoolBench")
     if args.encode:
         encode_benchmarks(args, bench)
+        return
+    if args.corpus:
+        corpus_benchmarks(args, bench)
         return
     spool = binary(ROOT, "spool")
     contenders = [
