@@ -28,6 +28,8 @@ import Darwin
 /// - `encode-spool CATALOG OUT`, `encode-foundation CATALOG OUT` (and `-sorted`): the catalog,
 ///   decoded into Codable models (not timed), encoded to `Data` by StreamingJSONEncoder or
 ///   JSONEncoder and written to OUT; `encode-spool-stream`: encoded straight into a file writer.
+/// - `canada FILE`: canada.json decoded whole by `StreamingJSONDecoder` into Codable models
+///   (its 111,126 coordinates are what it measures: number conversion; CanadaBench.swift).
 /// - `lines OUT MB`, `lines-foundation OUT MB`: MB megabytes of JSON Lines from a generated
 ///   sequence of bands, through `writeLines` or one JSONEncoder call and write(2) per line.
 func fail(_ message: String, code: Int32) -> Never {
@@ -59,7 +61,8 @@ guard arguments.count >= 3 else {
     fail("usage: spool-bench yajl|cursor|cursor-text|cursor-direct|stream|decode|jsondecoder|jsonserialization FILE\n"
         + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]\n"
         + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
-        + "       spool-bench lines|lines-foundation OUT MEGABYTES", code: 64)
+        + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
+        + "       spool-bench canada FILE", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -118,6 +121,13 @@ case "jsonserialization":
         print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
     } catch {
         fail("jsonserialization: \(error)", code: 1)
+    }
+case "canada":
+    do {
+        let (numbers, sum) = try decodeCanada(path: path)
+        print("numbers \(numbers) sum \(sum)")
+    } catch {
+        fail("canada: \(error)", code: 1)
     }
 case "gen-yajl-c", "gen-yajl", "gen-writer":
     let count = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
