@@ -30,6 +30,8 @@ import Darwin
 ///   JSONEncoder and written to OUT; `encode-spool-stream`: encoded straight into a file writer.
 /// - `canada FILE`: canada.json decoded whole by `StreamingJSONDecoder` into Codable models
 ///   (its 111,126 coordinates are what it measures: number conversion; CanadaBench.swift).
+/// - `numbers COUNT`: COUNT random number texts converted to Double and Float the old way
+///   (`Double(String)`, i.e. strtod) and by Spool's parser, alternately (NumberBench.swift).
 /// - `lines OUT MB`, `lines-foundation OUT MB`: MB megabytes of JSON Lines from a generated
 ///   sequence of bands, through `writeLines` or one JSONEncoder call and write(2) per line.
 func fail(_ message: String, code: Int32) -> Never {
@@ -62,7 +64,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]\n"
         + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
         + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
-        + "       spool-bench canada FILE", code: 64)
+        + "       spool-bench canada FILE\n"
+        + "       spool-bench numbers COUNT", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -129,6 +132,9 @@ case "canada":
     } catch {
         fail("canada: \(error)", code: 1)
     }
+case "numbers":
+    guard let count = Int(path), count > 0 else { fail("usage: spool-bench numbers COUNT", code: 64) }
+    benchmarkNumbers(count: count)
 case "gen-yajl-c", "gen-yajl", "gen-writer":
     let count = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
     let clock = ContinuousClock()
