@@ -18,6 +18,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzzStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // decodeValue of JSONValue, collections and models vs a reference built from tokens.
         .executableTarget(name: "SpoolFuzzDecode", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // Double and Float from number text (NumberConversion, a testing SPI) vs strtod/strtof.
+        .executableTarget(name: "SpoolFuzzNumbers", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )

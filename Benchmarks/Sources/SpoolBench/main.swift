@@ -28,6 +28,8 @@ import Darwin
 /// - `encode-spool CATALOG OUT`, `encode-foundation CATALOG OUT` (and `-sorted`): the catalog,
 ///   decoded into Codable models (not timed), encoded to `Data` by StreamingJSONEncoder or
 ///   JSONEncoder and written to OUT; `encode-spool-stream`: encoded straight into a file writer.
+/// - `numbers COUNT`: COUNT random number texts converted to Double and Float the old way
+///   (`Double(String)`, i.e. strtod) and by Spool's parser, alternately (NumberBench.swift).
 /// - `lines OUT MB`, `lines-foundation OUT MB`: MB megabytes of JSON Lines from a generated
 ///   sequence of bands, through `writeLines` or one JSONEncoder call and write(2) per line.
 /// - `corpus-foundation DOC FILE [ITERATIONS]`, `corpus-spool DOC FILE [ITERATIONS]`: DOC
@@ -64,7 +66,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench gen-yajl-c|gen-yajl|gen-writer OUT [N]\n"
         + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
         + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
-        + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]", code: 64)
+        + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]\n"
+        + "       spool-bench numbers COUNT", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -124,6 +127,9 @@ case "jsonserialization":
     } catch {
         fail("jsonserialization: \(error)", code: 1)
     }
+case "numbers":
+    guard let count = Int(path), count > 0 else { fail("usage: spool-bench numbers COUNT", code: 64) }
+    benchmarkNumbers(count: count)
 case "gen-yajl-c", "gen-yajl", "gen-writer":
     let count = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
     let clock = ContinuousClock()

@@ -188,12 +188,16 @@ public struct Extractor {
     }
 
     /// This number converted by `convert`; a mismatch names `T`, with `reason` when the value
-    /// is a number that `convert` refuses.
-    func number<T>(as type: T.Type, reason: String, _ convert: (UnsafeBufferPointer<UInt8>) -> T?) throws -> T {
+    /// is a number that `convert` refuses. `reason` is built only then: a message such as
+    /// `"does not fit \(TypeName.of(T.self)) exactly"` costs thousands of instructions, more
+    /// than most conversions.
+    func number<T>(
+        as type: T.Type, reason: @autoclosure () -> String, _ convert: (UnsafeBufferPointer<UInt8>) -> T?
+    ) throws -> T {
         let token = try checkedToken()
         guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
         guard let value = convert(tape.bytes(of: token)) else {
-            throw mismatchError(at: index, expected: T.self, reason: reason)
+            throw mismatchError(at: index, expected: T.self, reason: reason())
         }
         return value
     }

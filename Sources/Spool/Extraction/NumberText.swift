@@ -157,17 +157,37 @@ enum NumberText {
         return value
     }
 
-    /// The nearest `Double` (Swift's correctly rounded conversion), or nil when the number is
-    /// out of `Double`'s range: it would become infinite, or a non-zero number would become 0.
+    /// The nearest `Double` (correctly rounded, ties to even), or nil when the number is out
+    /// of `Double`'s range: it would become infinite, or a non-zero number would become 0.
+    /// Subnormal results are kept; `-0` is negative zero. See ``DecimalToBinary``.
     static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard let value = Double(String(decoding: text, as: UTF8.self)) else { return nil }
-        return fits(value, text) ? value : nil
+        binaryFloat(text, as: Double.self)
     }
 
     /// The nearest `Float`, or nil when out of `Float`'s range (as for ``double(_:)``). Rounded
     /// once, from the text, not through a `Double`.
     static func float(_ text: UnsafeBufferPointer<UInt8>) -> Float? {
-        guard let value = Float(String(decoding: text, as: UTF8.self)) else { return nil }
+        binaryFloat(text, as: Float.self)
+    }
+
+    private static func binaryFloat<F: DecimalToBinary.Format & LosslessStringConvertible>(
+        _ text: UnsafeBufferPointer<UInt8>, as type: F.Type
+    ) -> F? {
+        switch DecimalToBinary.convert(text, to: F.self) {
+        case .value(let value): return value
+        case .refused: return nil
+        case .undecided: return exactSlowPath(text, as: F.self)
+        }
+    }
+
+    /// The rare number ``DecimalToBinary`` cannot decide (an exact tie hidden beyond the 19th
+    /// significant digit, say): Swift's conversion from a `String`, which glibc's `strtod` or
+    /// `strtof` rounds exactly.
+    @inline(never)
+    private static func exactSlowPath<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ text: UnsafeBufferPointer<UInt8>, as type: F.Type
+    ) -> F? {
+        guard let value = F(String(decoding: text, as: UTF8.self)) else { return nil }
         return fits(value, text) ? value : nil
     }
 
