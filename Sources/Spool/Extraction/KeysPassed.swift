@@ -10,17 +10,19 @@ extension DecodingContext {
     /// The keys the lookups in one object have passed: its members from the first up to the
     /// last one noted, in document order.
     ///
-    /// A 128-bit filter of a cheap signature of each key (its length, first and last bytes)
-    /// answers "maybe passed" in constant time, and noting a key costs a few instructions, with
-    /// no storage. An exact answer walks the members again on the tape: a scan for narrow
-    /// objects and, past 32 keys, an index from each key's hash to its first member, built once
-    /// as the lookups go, so that wide objects stay linear.
+    /// A 256-bit filter of a cheap hash of each key (its length and its first and last eight
+    /// bytes) answers "maybe passed" in constant time, and noting a key costs a few
+    /// instructions, with no storage. An exact answer walks the members again on the tape: a
+    /// scan, and, in an object of more than 32 keys that has needed a few scans already, an
+    /// index from each key's hash to its first member, built once as the lookups go, so that
+    /// wide objects stay linear. (Building the index costs a hash and an insertion per key: a
+    /// wide object with one optional key missing is cheaper scanned once.)
     struct KeysPassed {
         /// The object whose keys these are (its start token), or -1.
         private(set) var object = -1
         /// Whether the keys noted are converted ones (``MemberKeys/converts``).
         private(set) var converted = false
-        private var filter: (UInt64, UInt64) = (0, 0)
+        private var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         /// The last key token noted, or -1.
         private var last = -1
         /// How many keys were noted.
@@ -29,23 +31,39 @@ extension DecodingContext {
         /// `hashedEnd` (a key token's index; -1 when nothing is indexed).
         private var firstByHash: [Int: Int] = [:]
         private var hashedEnd = -1
+        /// Exact answers asked in this object, before an index is built.
+        private var scans = 0
         private static let wide = 32
+        private static let scansBeforeIndex = 2
 
         /// Starts over, for the object at `object`.
         mutating func reset(for object: Int, converted: Bool = false) {
             self.object = object
             self.converted = converted
-            filter = (0, 0)
+            filter = (0, 0, 0, 0)
             last = -1
             count = 0
+            scans = 0
             hashedEnd = -1
             if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
         }
 
+        /// The filter bit of `key`: 0 to 255.
         @inline(__always)
         private static func bit(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-            guard let first = key.first, let last = key.last else { return 0 }
-            return (key.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 127
+            guard let base = key.baseAddress else { return 0 }
+            let count = key.count
+            let bytes = UnsafeRawPointer(base)
+            var mix = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+            if count >= 8 {
+                mix ^= bytes.loadUnaligned(as: UInt64.self)
+                mix = (mix &* 0xFF51_AFD7_ED55_8CCD) ^ bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            } else if count >= 4 {
+                mix ^= UInt64(bytes.loadUnaligned(as: UInt32.self)) | UInt64(bytes.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
+            } else if count > 0 {
+                mix ^= UInt64(base[0]) | UInt64(base[count &- 1]) << 8 | UInt64(base[count >> 1]) << 16
+            }
+            return Int(truncatingIfNeeded: (mix &* 0xC4CE_B9FE_1A85_EC53) >> 56)
         }
 
         /// Notes the member whose key token, with text `key`, is at `index` (once: a member
@@ -54,7 +72,13 @@ extension DecodingContext {
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
             if index <= last { return }
             let bit = Self.bit(key)
-            if bit < 64 { filter.0 |= 1 << UInt64(bit) } else { filter.1 |= 1 << UInt64(bit &- 64) }
+            let mask: UInt64 = 1 << UInt64(bit & 63)
+            switch bit >> 6 {
+            case 0: filter.0 |= mask
+            case 1: filter.1 |= mask
+            case 2: filter.2 |= mask
+            default: filter.3 |= mask
+            }
             last = index
             count &+= 1
         }
@@ -63,7 +87,13 @@ extension DecodingContext {
         @inline(__always)
         func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
             let bit = Self.bit(key)
-            return bit < 64 ? filter.0 & (1 << UInt64(bit)) != 0 : filter.1 & (1 << UInt64(bit &- 64)) != 0
+            let mask: UInt64 = 1 << UInt64(bit & 63)
+            switch bit >> 6 {
+            case 0: return filter.0 & mask != 0
+            case 1: return filter.1 & mask != 0
+            case 2: return filter.2 & mask != 0
+            default: return filter.3 & mask != 0
+            }
         }
 
         /// The key token of the first member with key `key` of the object at `object`, among
@@ -77,7 +107,10 @@ extension DecodingContext {
         ) throws -> Int? {
             guard mayContain(key) else { return nil }
             let end = min(limit, last &+ 1)
-            guard count > Self.wide else { return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys) }
+            guard count > Self.wide, hashedEnd >= 0 || scans >= Self.scansBeforeIndex else {
+                scans &+= 1
+                return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
+            }
             if hashedEnd < 0 { hashedEnd = object &+ 1 }
             while hashedEnd < end {
                 let hash = Self.hash(keys.key(context.tape.bytes(of: context.tape[hashedEnd])))
