@@ -89,7 +89,7 @@ extension Extractor {
         while child < end {
             let bytes = keys.key(tape.bytes(of: tokens[child]))
             context.keysPassed.insert(bytes, at: object &+ child)
-            if Self.equal(bytes, wanted) {
+            if Self.matches(bytes, wanted) {
                 let value = object &+ child &+ 1
                 var found = value
                 // A member found after the hint, when an earlier one may have the same key:
@@ -139,7 +139,7 @@ extension Extractor {
             let value = child + 1
             let bytes = keys.key(tape.bytes(of: keyToken))
             context.keysPassed.insert(bytes, at: child)
-            if Self.equal(bytes, wanted) {
+            if Self.matches(bytes, wanted) {
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
                 var found = value
@@ -167,6 +167,21 @@ extension Extractor {
             return nil
         }
         return key + 1
+    }
+
+    /// Whether a member's key is the key wanted: the same bytes or, as `JSONDecoder` compares
+    /// keys as `String`s, the same characters in another Unicode form (`"cafe\u0301"` is
+    /// `"café"`). Only keys with a non-ASCII byte can differ that way.
+    @inline(__always)
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        if equal(bytes, wanted) { return true }
+        if StringChecks.isASCII(bytes) && StringChecks.isASCII(wanted) { return false }
+        return canonicallyEqual(bytes, wanted)
+    }
+
+    @inline(never)
+    static func canonicallyEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        String(decoding: bytes, as: UTF8.self) == String(decoding: wanted, as: UTF8.self)
     }
 
     /// Whether two keys are the same bytes. Keys are short: up to 16 bytes they are compared

@@ -139,10 +139,7 @@ extension DecodingContext {
         private static func equal<Keys: MemberKeys>(
             _ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>, keys: Keys
         ) -> Bool {
-            let bytes = keys.key(tape.bytes(of: tape[index]))
-            guard bytes.count == key.count else { return false }
-            guard key.count > 0, let have = bytes.baseAddress, let want = key.baseAddress else { return true }
-            return memcmp(have, want, key.count) == 0
+            Extractor.matches(keys.key(tape.bytes(of: tape[index])), key)
         }
 
         private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {

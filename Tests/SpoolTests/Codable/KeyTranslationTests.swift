@@ -98,3 +98,42 @@ enum StreamingJSONDecoderTestKeys {
         return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }
+
+/// Keys are compared as `JSONDecoder` compares them, as `String`s: the same characters in
+/// another Unicode form match (issue 21: `"cafe\u0301"` was not found for `café`).
+@Suite("Keys in another Unicode form")
+struct CanonicalKeyTests {
+    struct Accented: Decodable, Equatable {
+        let café: Int
+    }
+
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test func aDecomposedKeyIsFound() throws {
+        let json = #"{"cafe\u0301": 2}"#
+        #expect(try JSONDecoder().decode(Accented.self, from: Data(json.utf8)).café == 2)
+        #expect(try StreamingJSONDecoder().decode(Accented.self, from: json).café == 2)
+        let raw = "{\"cafe\u{301}\": 3}"  // as raw UTF-8, not an escape
+        #expect(try StreamingJSONDecoder().decode(Accented.self, from: raw).café == 3)
+        var values: [Int] = []
+        try JSONStream(string: "[\(json)]").elements(of: Accented.self, decoder: StreamingJSONDecoder()).forEach { values.append($0.café) }
+        #expect(values == [2])
+    }
+
+    struct Probe: Decodable {
+        let contains: Bool
+        init(from decoder: any Decoder) throws {
+            contains = try decoder.container(keyedBy: AnyKey.self).contains(AnyKey(stringValue: "caf\u{e9}"))
+        }
+    }
+
+    @Test func containsAgrees() throws {
+        #expect(try StreamingJSONDecoder().decode(Probe.self, from: #"{"cafe\u0301": 2}"#).contains)
+        #expect(try !StreamingJSONDecoder().decode(Probe.self, from: #"{"cafe": 2}"#).contains)
+    }
+}
