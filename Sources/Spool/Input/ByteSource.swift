@@ -11,4 +11,10 @@ protocol ByteSource: AnyObject {
     /// Goes back to where reading started, so that the same bytes are read again. False for a
     /// source that cannot (a pipe, a terminal, a socket).
     func rewind() -> Bool
+    /// Whether the bytes are all in memory already (nothing to wait for while reading).
+    var isInMemory: Bool { get }
+}
+
+extension ByteSource {
+    var isInMemory: Bool { false }
 }

@@ -9,6 +9,7 @@ import Foundation
 /// straight from the caller's `[UInt8]` or `Data`, without a copy of the whole input.
 final class MemoryByteSource<Bytes: ContiguousBytes>: ByteSource {
     let name = "<memory>"
+    var isInMemory: Bool { true }
     private let bytes: Bytes
     let totalSize: Int?
     private var offset = 0

@@ -35,11 +35,30 @@ struct BackgroundParsingTests {
         }
     }
 
+    /// A document decoded whole from memory parses on the caller's thread below
+    /// `wholeDocumentThreadMinimum` (16 MiB by default): a thread did not pay there (issue 21).
+    @Test func smallDocumentsDecodedWholeFromMemoryUseOneThread() throws {
+        let text = "[" + Array(repeating: #"{"a": [1, 2, 3], "b": "x"}"#, count: 40_000).joined(separator: ",") + "]"
+        #expect(text.utf8.count > 1_000_000)
+        for (minimum, threaded) in [(JSONParsingOptions().wholeDocumentThreadMinimum, false), (text.utf8.count, true), (text.utf8.count + 1, false)] {
+            var options = JSONParsingOptions()
+            options.wholeDocumentThreadMinimum = minimum
+            let reader = JSONReader(string: text, options: options, work: .models)
+            for _ in 0..<10 { _ = try reader.next() }
+            #expect(reader.isParsingInBackground == threaded, "minimum \(minimum)")
+            // Tokens for a cursor are still read ahead on the thread.
+            let cursor = JSONReader(string: text, options: options, work: .tokens)
+            for _ in 0..<10 { _ = try cursor.next() }
+            #expect(cursor.isParsingInBackground)
+        }
+    }
+
     @Test(arguments: works)
     func skipsLargeContainersAcrossBatches(_ work: JSONReader.Work) throws {
         let inner = "[" + (0..<5000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 256
+        options.wholeDocumentThreadMinimum = 0
         let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options, work: work)
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
@@ -55,6 +74,7 @@ struct BackgroundParsingTests {
         let text = "[" + Array(repeating: #"{"a": [1, 2, 3], "b": "x"}"#, count: 50_000).joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 1024
+        options.wholeDocumentThreadMinimum = 0
         weak var parser: AnyObject?
         do {
             let reader = JSONReader(string: text, options: options, work: work)

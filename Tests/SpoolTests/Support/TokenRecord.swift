@@ -24,6 +24,7 @@ func readAll(
 ) -> ReadOutcome {
     var options = options
     options.chunkSize = chunkSize
+    options.wholeDocumentThreadMinimum = 0  // (the background path for models too, at any size)
     let reader = JSONReader(bytes: bytes, options: options, work: work)
     prepare(reader)
     var outcome = ReadOutcome()

@@ -34,6 +34,12 @@ enum PipelineFactory {
             // reading early, nothing should have been read ahead.
             let largeOrUnknown = (source.totalSize ?? Int.max) > 4 * options.effectiveChunkSize
             guard options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue else { return oneThread }
+            // A document decoded whole from memory: the thread would overlap only yajl's
+            // lexing, which does not pay for its hand-offs below a few megabytes, and loses
+            // when the other core is busy (``JSONParsingOptions/wholeDocumentThreadMinimum``).
+            if work == .models, source.isInMemory, (source.totalSize ?? Int.max) < options.wholeDocumentThreadMinimum {
+                return oneThread
+            }
             return BackgroundPipeline(source: source, options: options, tokenizer: tokenizer, buildsTokens: work == .models)
         }
     }
