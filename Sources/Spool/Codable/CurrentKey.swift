@@ -13,6 +13,10 @@ enum CurrentKey {
     case borrowed(UnsafeRawPointer, any CodingKey.Type)
     /// A key of its own (a dictionary's key, a `super` decoder's, a copied borrowed one).
     case boxed(KeyBox)
+    /// A copied borrowed key of a plain type of at most eight bytes (a synthesized
+    /// `CodingKeys` enum is one byte), held by value: a container kept for a model's object
+    /// then needs no allocation for its key.
+    case inline(UInt64, any CodingKey.Type)
 
     /// A key of its own.
     static func owned(_ key: any CodingKey) -> CurrentKey { .boxed(KeyBox(key)) }
@@ -27,6 +31,7 @@ enum CurrentKey {
         case .index(let index): JSONCodingKey(intValue: index)
         case .borrowed(let pointer, let type): type.load(from: pointer)
         case .boxed(let box): box.key
+        case .inline(let bits, let type): withUnsafeBytes(of: bits) { raw in raw.baseAddress.map { type.load(from: $0) } }
         }
     }
 
@@ -36,7 +41,7 @@ enum CurrentKey {
         switch self {
         case .none: return false
         case .index: type = JSONCodingKey.self
-        case .borrowed(_, let keyType): type = keyType
+        case .borrowed(_, let keyType), .inline(_, let keyType): type = keyType
         case .boxed(let box): type = Swift.type(of: box.key)
         }
         return ObjectIdentifier(type) == ObjectIdentifier(Swift.type(of: key))
@@ -44,7 +49,9 @@ enum CurrentKey {
 
     /// The same key, safe to keep after the current call returns.
     var owned: CurrentKey {
-        guard case .borrowed = self, let key = codingKey else { return self }
+        guard case .borrowed(let pointer, let type) = self else { return self }
+        if let bits = type.plainBits(at: pointer) { return .inline(bits, type) }
+        guard let key = codingKey else { return self }
         return .owned(key)
     }
 }
@@ -62,5 +69,14 @@ extension CodingKey {
     /// A copy of the key of this type at `pointer`.
     fileprivate static func load(from pointer: UnsafeRawPointer) -> any CodingKey {
         pointer.assumingMemoryBound(to: Self.self).pointee
+    }
+
+    /// The bytes of the key at `pointer`, when this type is plain data (no references) of at
+    /// most eight bytes; else nil.
+    fileprivate static func plainBits(at pointer: UnsafeRawPointer) -> UInt64? {
+        guard _isPOD(Self.self), MemoryLayout<Self>.size <= 8 else { return nil }
+        var bits: UInt64 = 0
+        withUnsafeMutableBytes(of: &bits) { $0.baseAddress?.copyMemory(from: pointer, byteCount: MemoryLayout<Self>.size) }
+        return bits
     }
 }
