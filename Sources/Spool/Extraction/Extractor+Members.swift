@@ -172,9 +172,14 @@ extension Extractor {
     /// Whether a member's key is the key wanted: the same bytes or, as `JSONDecoder` compares
     /// keys as `String`s, the same characters in another Unicode form (`"cafe\u0301"` is
     /// `"café"`). Only keys with a non-ASCII byte can differ that way.
+    ///
+    /// An ASCII key is its own normal form, so a key the same as an ASCII `wanted` in another
+    /// form holds a non-ASCII character standing for an ASCII one (U+212A KELVIN SIGN for `K`),
+    /// which takes more bytes: a shorter key cannot match.
     @inline(__always)
     static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         if equal(bytes, wanted) { return true }
+        if bytes.count < wanted.count && StringChecks.isASCII(wanted) { return false }
         if StringChecks.isASCII(bytes) && StringChecks.isASCII(wanted) { return false }
         return canonicallyEqual(bytes, wanted)
     }

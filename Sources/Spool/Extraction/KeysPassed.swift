@@ -6,6 +6,11 @@ import Musl
 import Darwin
 #endif
 
+extension UInt64 {
+    /// The word rotated by 29 bits (so that two loads of the same bytes do not cancel out).
+    fileprivate var rotated: UInt64 { self << 29 | self >> 35 }
+}
+
 extension DecodingContext {
     /// The keys the lookups in one object have passed: its members from the first up to the
     /// last one noted, in document order.
@@ -48,22 +53,22 @@ extension DecodingContext {
             if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
         }
 
-        /// The filter bit of `key`: 0 to 255.
+        /// The filter bit of `key`: 0 to 255, from its length and its first and last eight
+        /// bytes (keys often share a prefix, `profile_link_color` and `profile_text_color`).
         @inline(__always)
         private static func bit(_ key: UnsafeBufferPointer<UInt8>) -> Int {
             guard let base = key.baseAddress else { return 0 }
             let count = key.count
             let bytes = UnsafeRawPointer(base)
-            var mix = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+            var mix = UInt64(truncatingIfNeeded: count)
             if count >= 8 {
-                mix ^= bytes.loadUnaligned(as: UInt64.self)
-                mix = (mix &* 0xFF51_AFD7_ED55_8CCD) ^ bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                mix ^= bytes.loadUnaligned(as: UInt64.self) ^ bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self).rotated
             } else if count >= 4 {
-                mix ^= UInt64(bytes.loadUnaligned(as: UInt32.self)) | UInt64(bytes.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
+                mix ^= UInt64(bytes.loadUnaligned(as: UInt32.self)) << 8 ^ UInt64(bytes.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32
             } else if count > 0 {
-                mix ^= UInt64(base[0]) | UInt64(base[count &- 1]) << 8 | UInt64(base[count >> 1]) << 16
+                mix ^= UInt64(base[0]) << 8 | UInt64(base[count &- 1]) << 16
             }
-            return Int(truncatingIfNeeded: (mix &* 0xC4CE_B9FE_1A85_EC53) >> 56)
+            return Int(truncatingIfNeeded: (mix &* 0x9E37_79B9_7F4A_7C15) >> 56)
         }
 
         /// Notes the member whose key token, with text `key`, is at `index` (once: a member
@@ -72,12 +77,9 @@ extension DecodingContext {
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
             if index <= last { return }
             let bit = Self.bit(key)
-            let mask: UInt64 = 1 << UInt64(bit & 63)
-            switch bit >> 6 {
-            case 0: filter.0 |= mask
-            case 1: filter.1 |= mask
-            case 2: filter.2 |= mask
-            default: filter.3 |= mask
+            withUnsafeMutableBytes(of: &filter) { words in
+                let word = words.baseAddress.map { $0.assumingMemoryBound(to: UInt64.self) + (bit >> 6) }
+                word?.pointee |= 1 << UInt64(bit & 63)
             }
             last = index
             count &+= 1
@@ -87,12 +89,8 @@ extension DecodingContext {
         @inline(__always)
         func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
             let bit = Self.bit(key)
-            let mask: UInt64 = 1 << UInt64(bit & 63)
-            switch bit >> 6 {
-            case 0: return filter.0 & mask != 0
-            case 1: return filter.1 & mask != 0
-            case 2: return filter.2 & mask != 0
-            default: return filter.3 & mask != 0
+            return withUnsafeBytes(of: filter) { words in
+                words.load(fromByteOffset: (bit >> 6) &* 8, as: UInt64.self) & (1 << UInt64(bit & 63)) != 0
             }
         }
 
