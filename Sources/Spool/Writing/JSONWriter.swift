@@ -106,7 +106,7 @@ public final class JSONWriter {
 
     /// The innermost open container (or the top level), and the ones around it.
     @exclusivity(unchecked) var current = Frame(kind: .root)
-    @exclusivity(unchecked) var outer: [Frame] = []
+    @exclusivity(unchecked) var outer = PlainStack<Frame>(capacity: 16)
 
     /// Sorted objects (an encoder's `.sortedKeys`): their members so far, innermost last.
     @exclusivity(unchecked) var members: [SortedMember] = []
@@ -181,6 +181,7 @@ public final class JSONWriter {
             if closes && !finished { close(descriptor) }
         }
         if capacity > 0 { free(buffer) } else { buffer.deallocate() }
+        outer.deallocate()
     }
 
     // MARK: - Reading the output
