@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A growable stack of plain values in memory of its own: a ``JSONWriter``'s open containers.
-/// Pushing and popping cost a store and a count, without an array's
+/// A growable stack of plain values in memory of its own: a ``JSONWriter``'s open containers
+/// and its member records. Pushing and popping cost a store and a count, without an array's
 /// uniqueness and capacity checks or out-of-line calls on the writer's hottest paths. Owned by
 /// one writer, which frees it.
 struct PlainStack<Element: BitwiseCopyable> {

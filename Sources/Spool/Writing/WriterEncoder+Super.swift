@@ -21,16 +21,22 @@ extension WriterEncoder {
         side.push(Level(id: side.nextID, state: .empty, isFrame: true, key: .none))
         side.nextID &+= 1
         let jsonKey = key.map { self.jsonKey($0) }
-        levels[top].supers = (levels[top].supers ?? []) + [PendingSuper(encoder: side, key: jsonKey)]
+        levels[top].supers = (levels[top].supers ?? []) + [PendingSuper(encoder: side, key: jsonKey, codingKey: key)]
+        if jsonKey != nil { pendingKeyedSupers += 1 }
         return side
     }
 
-    /// Writes the values of waiting super encoders into the container on top.
+    /// Writes the values of waiting super encoders into the container on top. A super value
+    /// for a key written before replaces the earlier member.
     func place(_ supers: [PendingSuper]) throws {
         for pending in supers {
             let bytes = try pending.encoder.finishAsSuper()
             if let key = pending.key {
-                try writer.key(key)
+                pendingKeyedSupers -= 1
+                if let conflict = try writer.memberKey(key, then: .value) {
+                    let codingPath = path(through: levels.count - 1) + (pending.codingKey.map { [$0] } ?? [])
+                    throw repeatedKeyError(conflict, name: key, codingPath: codingPath, value: .value)
+                }
                 try writer.appendEncodedValue(bytes)
             } else {
                 try writer.appendEncodedValue(bytes)

@@ -54,6 +54,8 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     struct PendingSuper {
         var encoder: WriterEncoder
         var key: String?
+        /// The coding key it was asked for, for errors.
+        var codingKey: (any CodingKey)?
     }
 
     enum KeyMode {
@@ -75,6 +77,9 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     @exclusivity(unchecked) var snakeCaseKeys: [String: String] = [:]
     /// For a super encoder: its value has been written into its container, and it takes no more.
     @exclusivity(unchecked) var isPlaced = false
+    /// `superEncoder(forKey:)` encoders waiting to be placed, in every level: while there are
+    /// any, a key written checks whether one waits for it.
+    @exclusivity(unchecked) var pendingKeyedSupers = 0
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
@@ -109,7 +114,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
         case .empty:
             do {
-                try writer.openContainer(.object, sorted: sortsKeys)
+                try writer.openContainer(.object, sorted: sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
             }
@@ -163,6 +168,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         } catch {
             levels.removeAll(keepingCapacity: true)
             topID = 0
+            pendingKeyedSupers = 0
             writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }
@@ -180,7 +186,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     func encodeMember<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
         let mark = writer.checkpoint()
         do {
-            try writer.key(jsonKey(key))
+            try writeKey(key, then: .value)
             try encodeValue(value, key: .key(key))
         } catch {
             writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
