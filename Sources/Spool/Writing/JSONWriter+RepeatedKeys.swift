@@ -115,6 +115,28 @@ extension JSONWriter {
         return nil
     }
 
+    /// The value just written (the last bytes, after `position` and any separator), continued
+    /// as an open container of `kind`, when it is one; for an encoder's `container(keyedBy:)`
+    /// or `unkeyedContainer()` after a single value.
+    /// - Returns: nil, or why it cannot be (nothing changed).
+    func reopenLastValue(after position: Int, as kind: Frame.Kind, sorted: Bool) throws(WriteError) -> KeyConflict? {
+        if let blocked { throw blocked }
+        guard position >= bytesFlushed else { return .flushed }
+        var start = position - bytesFlushed
+        while start < count && (buffer[start] == UInt8(ascii: ",") || buffer[start] == 0x20 || buffer[start] == 0x0A) {
+            start += 1
+        }
+        var end = count
+        if lines && current.kind == .root && end > start && buffer[end - 1] == 0x0A { end -= 1 }
+        guard end > start else { return .notAContainer(found: nil) }
+        let found = Self.containerKind(closedBy: buffer[end - 1])
+        guard found == kind else { return .notAContainer(found: found) }
+        count = end - (pretty ? 2 + (baseLevel + outer.count) * indentWidth : 1)
+        pushFrame(kind, sorted: sorted, checksKeys: kind == .object)
+        rescanContainer(from: bytesFlushed + start + 1)
+        return nil
+    }
+
     /// The kind of container a value's last byte closes, or nil for a scalar.
     static func containerKind(closedBy byte: UInt8) -> Frame.Kind? {
         switch byte {

@@ -37,7 +37,8 @@ import Synchronization
 ///   member; for an unkeyed one, where it was asked for, before the next element). It must be
 ///   used before then; `{}` is written for a super encoder that encodes nothing.
 /// - A container requested twice from the same encoder continues the same object or array
-///   (a subclass and its superclass sharing one encoder).
+///   (a subclass and its superclass sharing one encoder), and a container requested after a
+///   single value that wrote an object or array continues it.
 ///
 /// A key written twice in one object (encoded again, or mapped to one key by
 /// `.convertToSnakeCase` or `.custom`) is written once, as `JSONEncoder` writes it: a value

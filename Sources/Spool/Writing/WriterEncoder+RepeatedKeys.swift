@@ -26,6 +26,32 @@ extension WriterEncoder {
         try place(supers.filter { $0.key == name })
     }
 
+    /// Continues the single value that frame `frame` encoded as the container of `kind` that
+    /// `call` asks for (`JSONEncoder` amends an object or array a single value wrote).
+    /// - Returns: nil, or the error for a value that is not such a container, or no longer in
+    ///   the buffer.
+    func reopenSingleValue(_ frame: Int, as kind: JSONWriter.Frame.Kind, call: String) -> (any Error)? {
+        let conflict: JSONWriter.KeyConflict?
+        do {
+            conflict = try writer.reopenLastValue(after: levels[frame].valueStart, as: kind, sorted: sortsKeys)
+        } catch {
+            return error
+        }
+        switch conflict {
+        case nil:
+            return nil
+        case .flushed:
+            return misuse(
+                "\(call) after a single value that was flushed to the output already: StreamingJSONEncoder streams its "
+                    + "output, so it cannot continue a value once flushed",
+                at: path(through: frame))
+        case .notAContainer:
+            return misuse(
+                "\(call) for a value that already encoded a single value that is not \(kind == .object ? "an object" : "an array")",
+                at: path(through: frame))
+        }
+    }
+
     /// The error for a key written again that cannot be: its earlier member was flushed, or a
     /// nested container was asked for a key whose earlier member is not a container of its kind
     /// (`JSONEncoder` stops the program there).

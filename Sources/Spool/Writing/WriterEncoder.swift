@@ -37,6 +37,9 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         var key: PathKey
         /// Elements of an unkeyed container.
         var count = 0
+        /// For a frame that holds a single value: where the writer was when it began (an offset
+        /// in the output), so a container asked for next can continue it.
+        var valueStart = 0
         /// Super encoders to place when this container ends (keyed) or before its next element
         /// (unkeyed).
         var supers: [PendingSuper]?
@@ -120,10 +123,15 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             }
             levels[frame].state = .keyed
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
-        case .unkeyed, .single:
-            let error = misuse(
-                "container(keyedBy:) for a value that already encoded \(levels[frame].state == .unkeyed ? "an unkeyed container" : "a single value")",
-                at: path(through: frame))
+        case .single:
+            // A single value that wrote an object: the object continues (as in JSONEncoder).
+            if let error = reopenSingleValue(frame, as: .object, call: "container(keyedBy:)") {
+                return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
+            }
+            levels[frame].state = .keyed
+            return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
+        case .unkeyed:
+            let error = misuse("container(keyedBy:) for a value that already encoded an unkeyed container", at: path(through: frame))
             return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
         }
     }
@@ -144,10 +152,16 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             }
             levels[frame].state = .unkeyed
             return UnkeyedContainer(encoder: self, id: levels[frame].id)
-        case .keyed, .single:
-            let error = misuse(
-                "unkeyedContainer() for a value that already encoded \(levels[frame].state == .keyed ? "a keyed container" : "a single value")",
-                at: path(through: frame))
+        case .single:
+            // A single value that wrote an array: the array continues (as in JSONEncoder).
+            if let error = reopenSingleValue(frame, as: .array, call: "unkeyedContainer()") {
+                return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
+            }
+            levels[frame].state = .unkeyed
+            levels[frame].count = writer.current.count
+            return UnkeyedContainer(encoder: self, id: levels[frame].id)
+        case .keyed:
+            let error = misuse("unkeyedContainer() for a value that already encoded a keyed container", at: path(through: frame))
             return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
         }
     }

@@ -53,10 +53,28 @@ enum Twice: String, CaseIterable, Sendable, Encodable {
     case superAfterAValue, superAfterAContainer, valueAfterASuper, keyedAfterASuper, unkeyedAfterASuper, superTwice
     case repeatsInsideASuper
     case valueAfterAKeyedContainer, valueAfterAnUnkeyedContainer
+    case keyedAfterASingleObject, keyedAfterASingleModel, keyedAfterASingleObjectRepeatsAKey, unkeyedAfterASingleArray
 
     func encode(to encoder: any Encoder) throws {
         let top = NamedCodingKey("top")
         func key(_ name: String) -> NamedCodingKey { NamedCodingKey(name) }
+        switch self {
+        case .keyedAfterASingleObject, .keyedAfterASingleModel, .keyedAfterASingleObjectRepeatsAKey:
+            var single = encoder.singleValueContainer()
+            if self == .keyedAfterASingleModel { try single.encode(OneMember(value: 1)) } else { try single.encode(["a": 1]) }
+            var keyed = encoder.container(keyedBy: NamedCodingKey.self)
+            try keyed.encode(2, forKey: key(self == .keyedAfterASingleObjectRepeatsAKey ? "a" : "b"))
+            return
+        case .unkeyedAfterASingleArray:
+            var single = encoder.singleValueContainer()
+            try single.encode([1])
+            var unkeyed = encoder.unkeyedContainer()
+            try unkeyed.encode(2)
+            try unkeyed.encode(PathEcho())
+            return
+        default:
+            break
+        }
         var container = encoder.container(keyedBy: NamedCodingKey.self)
         switch self {
         case .replaceFirst:
@@ -257,6 +275,8 @@ enum Twice: String, CaseIterable, Sendable, Encodable {
             try nested.encode(1)
             try container.encode(0, forKey: key("other"))
             try container.encode(5, forKey: top)
+        case .keyedAfterASingleObject, .keyedAfterASingleModel, .keyedAfterASingleObjectRepeatsAKey, .unkeyedAfterASingleArray:
+            break
         }
     }
 }
@@ -291,10 +311,24 @@ struct CollidingInner: Encodable {
 /// A nested container asked for a key whose earlier member is not a container of its kind:
 /// `JSONEncoder` stops the program; StreamingJSONEncoder throws.
 enum NotAContainer: String, CaseIterable, Sendable, Encodable {
-    case keyedAfterAValue, unkeyedAfterAValue, keyedAfterAnArray, unkeyedAfterAnObject
+    case keyedAfterAValue, unkeyedAfterAValue, keyedAfterAnArray, unkeyedAfterAnObject, keyedAfterASingleNumber
+    case unkeyedAfterASingleObject
 
     func encode(to encoder: any Encoder) throws {
         let top = NamedCodingKey("top")
+        if self == .keyedAfterASingleNumber || self == .unkeyedAfterASingleObject {
+            var single = encoder.singleValueContainer()
+            if self == .keyedAfterASingleNumber {
+                try single.encode(1)
+                var keyed = encoder.container(keyedBy: NamedCodingKey.self)
+                try keyed.encode(2, forKey: NamedCodingKey("b"))
+            } else {
+                try single.encode(["a": 1])
+                var unkeyed = encoder.unkeyedContainer()
+                try unkeyed.encode(2)
+            }
+            return
+        }
         var container = encoder.container(keyedBy: NamedCodingKey.self)
         switch self {
         case .keyedAfterAValue, .unkeyedAfterAValue: try container.encode(5, forKey: top)

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import Spool
 
-/// A key written twice (issue 21, item 2): StreamingJSONEncoder writes what JSONEncoder writes,
-/// and never the same key twice in an object. Sorted output is compared byte for byte; unsorted
-/// output (JSONEncoder orders keys by hash) by its parsed value, and checked for keys written
-/// twice.
+/// A key written twice (issue 21, item 2), and a container asked for after a single value
+/// (item 9): StreamingJSONEncoder writes what JSONEncoder writes, and never the same key twice
+/// in an object. Sorted output is compared byte for byte; unsorted output (JSONEncoder orders
+/// keys by hash) by its parsed value, and checked for keys written twice.
 @Suite("StreamingJSONEncoder: keys written twice")
 struct EncoderRepeatedKeyTests {
     func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
@@ -106,6 +106,33 @@ struct EncoderRepeatedKeyTests {
         }
     }
 
+    @Test func aSingleValueFlushedAlreadyCannotBeContinued() throws {
+        struct BigSingle: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(["text": String(repeating: "x", count: 100_000)])
+                var keyed = encoder.container(keyedBy: NamedCodingKey.self)
+                try keyed.encode(1, forKey: NamedCodingKey("more"))
+            }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-single-\(UUID().uuidString).json").path
+        defer { unlink(path) }
+        let writer = try JSONWriter(toFile: path)
+        let error = #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode(BigSingle(), to: writer) }
+        guard case .invalidValue(_, let context) = error else { return }
+        #expect(context.debugDescription.contains("after a single value that was flushed to the output already"))
+        #expect(text(try StreamingJSONEncoder().encode(BigSingle())).hasSuffix(#"xx","more":1}"#))
+    }
+
+    @Test func aSingleValueContinuedInAJSONLinesWriter() throws {
+        let writer = JSONWriter(format: .lines)
+        let encoder = StreamingJSONEncoder()
+        try encoder.encode(Twice.keyedAfterASingleObject, to: writer)
+        try encoder.encode(Twice.unkeyedAfterASingleArray, to: writer)
+        try writer.finish()
+        #expect(text(writer.data) == "{\"a\":1,\"b\":2}\n[1,2,\"Index 2\"]\n")
+    }
+
     @Test func aValueThatFailsLeavesTheEarlierMember() throws {
         EncoderComparisonTests().expectSameBytes(FailingReplacement(failing: Double.nan))
         try expectSameValue(FailingReplacement(failing: Double.nan))
@@ -123,6 +150,7 @@ struct EncoderRepeatedKeyTests {
         #expect(text(try encoder.encode(Twice.replaceLast)) == #"{"first":0,"top":true}"#)
         #expect(text(try encoder.encode(Twice.continueKeyed)) == #"{"top":{"first":"1","second":"2"}}"#)
         #expect(text(try encoder.encode(Twice.continueUnkeyed)) == #"{"top":[1,2]}"#)
+        #expect(text(try encoder.encode(Twice.keyedAfterASingleObject)) == #"{"a":1,"b":2}"#)
         encoder.outputFormatting = .prettyPrinted
         #expect(text(try encoder.encode(Twice.replaceFirst)) == "{\n  \"other\" : 1,\n  \"third\" : \"x\",\n  \"top\" : 42\n}")
         #expect(text(try encoder.encode(Twice.continueEmptyContainers)) == """
@@ -178,9 +206,16 @@ struct EncoderRepeatedKeyTests {
             encoder.outputFormatting = formatting
             let error = #expect(throws: EncodingError.self) { try encoder.encode(model) }
             guard case .invalidValue(_, let context) = error else { continue }
-            #expect(context.codingPath.map(\.stringValue) == ["top"])
-            #expect(context.debugDescription.contains("for the key \"top\", which already holds"))
-            #expect(context.debugDescription.contains("JSONEncoder stops the program here"))
+            switch model {
+            case .keyedAfterASingleNumber:
+                #expect(context.debugDescription.contains("single value that is not an object"))
+            case .unkeyedAfterASingleObject:
+                #expect(context.debugDescription.contains("single value that is not an array"))
+            default:
+                #expect(context.codingPath.map(\.stringValue) == ["top"])
+                #expect(context.debugDescription.contains("for the key \"top\", which already holds"))
+                #expect(context.debugDescription.contains("JSONEncoder stops the program here"))
+            }
         }
     }
 
