@@ -85,8 +85,7 @@ extension JSONWriter {
         let separatorStart = bytesFlushed &+ count
         try writeSeparator()
         current.count &+= 1
-        let start = count
-        try writeQuoted(key)
+        let start = try writeQuotedKey(key)
         let written = count &- start &- 2
         recordKey(start: start, escaped: current.sorted && written != key.utf8.count)
         let earlier = findEarlierMember(buffer + (start &+ 1), count: written)
@@ -96,6 +95,27 @@ extension JSONWriter {
             return nil
         }
         return try resolveRepeatedKey(earlier: earlier, separatorStart: separatorStart, then: value)
+    }
+
+    /// Writes `key` in quotes, escaped, with room for the colon after it made first: a key is
+    /// never split by a flush, so its bytes are whole in the buffer when it is recorded.
+    /// - Returns: the buffer position of its opening quote.
+    @inline(__always)
+    func writeQuotedKey(_ key: String) throws(WriteError) -> Int {
+        var key = key
+        var start = 0
+        let failure: WriteError? = key.withUTF8 { text in
+            do throws(WriteError) {
+                try reserve(text.count &* 6 &+ 5)
+                start = count
+                try writeQuoted(text)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        return start
     }
 
     /// Opens the container `value` asks for, as the value due now.

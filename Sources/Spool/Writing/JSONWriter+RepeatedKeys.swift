@@ -24,10 +24,12 @@ extension JSONWriter {
     func resolveRepeatedKey(earlier: Int, separatorStart: Int, then value: MemberValue) throws(WriteError) -> KeyConflict? {
         guard members[earlier].start >= bytesFlushed else {
             guard separatorStart >= bytesFlushed else {
-                // The buffer was flushed while the key was written: it cannot be taken back.
+                // The separator before the key went out with the earlier member: the key can be
+                // taken back, the separator not.
                 blocked = WriteError(
                     code: .closed,
-                    message: "the output ends inside a key written again after its earlier member was flushed; nothing more can be written")
+                    message: "the output ends after a separator: a key was written again after its earlier member "
+                        + "was flushed; nothing more can be written")
                 return .flushed
             }
             takeBackKey(separatorStart: separatorStart)

@@ -83,6 +83,9 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// `superEncoder(forKey:)` encoders waiting to be placed, in every level: while there are
     /// any, a key written checks whether one waits for it.
     @exclusivity(unchecked) var pendingKeyedSupers = 0
+    /// The error of a super encoder's value that could not be placed (WriterEncoder+Super.swift):
+    /// ``encodeRoot(_:)`` throws it even when the call that met it could not.
+    var lostValueError: (any Error)?
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
@@ -179,10 +182,12 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             if try !encodeSpecial(value, key: .none) {
                 try encodeFrame(key: .none, root: writer.depth == 0 ? value : nil) { try value.encode(to: self) }
             }
+            if let lost = lostValueError { throw lost }
         } catch {
             levels.removeAll(keepingCapacity: true)
             topID = 0
             pendingKeyedSupers = 0
+            lostValueError = nil
             writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }

@@ -302,6 +302,59 @@ struct EncoderRepeatedKeyTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected.encode(FlushedFirst(again: again)))
     }
 
+    @Test func aSuperValueThatCannotBePlacedFailsTheEncodeCall() throws {
+        // The super encoder's value is placed when `inner` ends: when the model asks for a
+        // nested container, a call that cannot throw. Its error still fails the encode call.
+        struct LateSuper: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: NamedCodingKey.self)
+                var inner = container.nestedContainer(keyedBy: NamedCodingKey.self, forKey: NamedCodingKey("inner"))
+                try inner.encode(String(repeating: "x", count: 100_000), forKey: NamedCodingKey("k"))
+                try OneMember().encode(to: inner.superEncoder(forKey: NamedCodingKey("k")))
+                _ = container.nestedUnkeyedContainer(forKey: NamedCodingKey("unused"))
+            }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-late-\(UUID().uuidString).json").path
+        defer { unlink(path) }
+        let writer = try JSONWriter(toFile: path)
+        let error = #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode(LateSuper(), to: writer) }
+        guard case .invalidValue(_, let context) = error else { return }
+        #expect(context.codingPath.map(\.stringValue) == ["inner", "k"])
+        #expect(context.debugDescription.contains("flushed to the output already"))
+        #expect(text(try StreamingJSONEncoder().encode(LateSuper())) == #"{"inner":{"k":{"a":2}},"unused":[]}"#)
+    }
+
+    /// Keys at every offset of a small buffer: a flush never splits a key being recorded.
+    @Test(arguments: [false, true])
+    func keysAtEveryOffsetOfAFlushedBuffer(pretty: Bool) throws {
+        struct Padded: Encodable {
+            var padding: Int
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: NamedCodingKey.self)
+                try container.encode(String(repeating: "p", count: padding), forKey: NamedCodingKey("padding"))
+                for index in 0..<12 { try container.encode(index, forKey: NamedCodingKey("a/long\"key-\(index)")) }
+                try container.encode("again", forKey: NamedCodingKey("a/long\"key-11"))
+            }
+        }
+        for padding in 0..<80 {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-offsets-\(UUID().uuidString).json").path
+            defer { unlink(path) }
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let writer = JSONWriter(
+                output: .descriptor(descriptor, name: path, closes: true), format: pretty ? .pretty() : .compact, initialCapacity: 64)
+            do {
+                try StreamingJSONEncoder().encode(Padded(padding: padding), to: writer)
+                try writer.finish()
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(try keysWrittenTwice(in: data) == [], "\(padding)")
+                #expect(try canonical(data) == canonical(JSONEncoder().encode(Padded(padding: padding))), "\(padding)")
+            } catch let error as EncodingError {
+                // The earlier member went out with a flush: refused, never written twice.
+                #expect("\(error)".contains("flushed to the output already"), "\(padding)")
+            }
+        }
+    }
+
     @Test func aBigValueReplacingAMemberIsHeldUntilItEnds() throws {
         struct BigReplacement: Encodable {
             func encode(to encoder: any Encoder) throws {
