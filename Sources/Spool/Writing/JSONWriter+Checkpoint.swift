@@ -6,16 +6,17 @@ extension JSONWriter {
         var depth: Int
         var frame: Frame
         var members: Int
-        var rawKeys: Int
-        var openSortedObjects: Int
+        var flushHolds: Int
     }
 
-    /// Where the writer is now.
+    /// Where the writer is now. A member that replaces an earlier one with its key is complete
+    /// here, so the earlier one is taken out first: going back never has to put it back.
     @inline(__always)
     func checkpoint() -> Checkpoint {
-        Checkpoint(
+        if current.replacedMember >= 0 && !current.awaitingValue { removeReplacedMember() }
+        return Checkpoint(
             count: count, bytesFlushed: bytesFlushed, depth: outer.count, frame: current, members: members.count,
-            rawKeys: rawKeys.count, openSortedObjects: openSortedObjects)
+            flushHolds: flushHolds)
     }
 
     /// Goes back to `checkpoint`, dropping what was written since, if none of it has been
@@ -24,7 +25,7 @@ extension JSONWriter {
     @discardableResult
     func rewind(to checkpoint: Checkpoint, reason: @autoclosure () -> String) -> Bool {
         guard blocked == nil, bytesFlushed == checkpoint.bytesFlushed, outer.count >= checkpoint.depth,
-            members.count >= checkpoint.members, rawKeys.count >= checkpoint.rawKeys
+            members.count >= checkpoint.members
         else {
             if blocked == nil {
                 blocked = WriteError(
@@ -37,8 +38,10 @@ extension JSONWriter {
         outer.removeSubrange(checkpoint.depth...)
         current = checkpoint.frame
         members.removeSubrange(checkpoint.members...)
-        rawKeys.removeSubrange(checkpoint.rawKeys...)
-        openSortedObjects = checkpoint.openSortedObjects
+        keysInBufferFrom = min(keysInBufferFrom, members.count)
+        flushHolds = checkpoint.flushHolds
+        // The index may hold members dropped just now.
+        if current.indexed { rebuildKeyIndex() }
         return true
     }
 }

@@ -7,24 +7,11 @@ import Darwin
 #endif
 
 // `.sortedKeys` without a tree: an object's members are written as they come, each one's byte
-// range noted; when the object ends, the ranges are sorted by key (their UTF-8 bytes, as
-// `JSONEncoder` sorts) and the object's bytes rewritten in that order. Nested sorted objects
-// were already reordered when they ended, so each object sorts only its own members. Nothing is
-// flushed while a sorted object is open.
-
-/// One member of an open sorted object.
-struct SortedMember {
-    /// Where the member (its key's opening quote) starts in the buffer.
-    var start: Int
-    /// Where it ends (before the separator of the next one); set when the next member begins or
-    /// the object ends.
-    var end: Int
-    /// Where the key's unescaped bytes are: in the buffer after `start`'s quote, or, for a key
-    /// whose written form has escapes, in `rawKeys`.
-    var keyOffset: Int
-    var keyLength: Int
-    var keyIsInRawKeys: Bool
-}
+// range recorded (JSONWriter+Members.swift); when the object ends, the ranges are sorted by key
+// (their unescaped UTF-8 bytes, as `JSONEncoder` sorts) and the object's bytes rewritten in
+// that order. Nested sorted objects were already reordered when they ended, so each object
+// sorts only its own members. Nothing is flushed while a sorted object is open. A key written
+// twice was dealt with as it came, so each key is there once.
 
 extension JSONWriter {
     /// Begins an object whose members are sorted by key when it ends.
@@ -32,43 +19,18 @@ extension JSONWriter {
         try openContainer(.object, sorted: true)
     }
 
-    /// Notes the key just written (its quote at `start`) as a new member of the sorted object.
-    @inline(__always)
-    func recordSortedKey(start: Int, rawLength: Int, storeRaw: () -> Void) {
-        let writtenLength = count &- start &- 2
-        if writtenLength == rawLength {
-            members.append(SortedMember(start: start, end: -1, keyOffset: start &+ 1, keyLength: rawLength, keyIsInRawKeys: false))
-        } else {
-            let offset = rawKeys.count
-            storeRaw()
-            members.append(SortedMember(start: start, end: -1, keyOffset: offset, keyLength: rawLength, keyIsInRawKeys: true))
-        }
-    }
-
-    /// The previous member ends here, where the next one's separator begins.
-    @inline(__always)
-    func endSortedMember() {
-        let last = members.count &- 1
-        if last >= current.sortedBase { members[last].end = count }
-    }
-
-    /// Reorders the members of the sorted object ending now, keeping the last of equal keys
-    /// (as a dictionary would), and forgets them.
+    /// Reorders the members of the sorted object ending now (all in the buffer).
     func sortMembers() throws(WriteError) {
-        let base = current.sortedBase
-        defer {
-            members.removeSubrange(base...)
-            rawKeys.removeSubrange(current.rawKeyBase...)
-        }
+        let base = current.memberBase
         let memberCount = members.count - base
         guard memberCount >= 2 else { return }
-        members[members.count - 1].end = count
+        members[members.count - 1].end = bytesFlushed + count
 
         let order = sortedOrder(base: base, memberCount: memberCount)
-        if order.count == memberCount && order.indices.allSatisfy({ order[$0] == $0 }) { return }
+        if order.indices.allSatisfy({ order[$0] == $0 }) { return }
 
         // Copy the members out, then write them back in order.
-        let regionStart = members[base].start
+        let regionStart = members[base].start - bytesFlushed
         let regionLength = count - regionStart
         guard let scratch = malloc(regionLength)?.assumingMemoryBound(to: UInt8.self) else {
             let error = WriteError(code: .output, errno: ENOMEM, message: "cannot allocate \(regionLength) bytes to sort an object's keys")
@@ -89,22 +51,39 @@ extension JSONWriter {
                 }
             }
             let length = member.end - member.start
-            (buffer + count).update(from: scratch + (member.start - regionStart), count: length)
+            (buffer + count).update(from: scratch + (member.start - bytesFlushed - regionStart), count: length)
             count += length
         }
     }
 
-    /// Member indices (relative to `base`) in key order, the last of equal keys only.
+    /// Member indices (relative to `base`) in the order of their unescaped keys.
     private func sortedOrder(base: Int, memberCount: Int) -> [Int] {
+        // Keys with escapes are compared unescaped: those bytes go to `unescaped`, at `ranges`.
+        var unescaped: [UInt8] = []
+        var ranges: [Range<Int>?] = []
+        for index in 0..<memberCount {
+            let member = members[base + index]
+            guard member.keyEscaped else {
+                if !ranges.isEmpty { ranges.append(nil) }
+                continue
+            }
+            if ranges.isEmpty { ranges = Array(repeating: nil, count: index) }
+            let start = unescaped.count
+            Self.unescape(UnsafeBufferPointer(start: buffer + (member.keyOffset - bytesFlushed), count: member.keyLength), into: &unescaped)
+            ranges.append(start..<unescaped.count)
+        }
         sortScratch.removeAll(keepingCapacity: true)
         sortScratch.append(contentsOf: 0..<memberCount)
         let buffer = self.buffer
+        let flushed = bytesFlushed
         let members = self.members
-        let order = rawKeys.withUnsafeBufferPointer { raw -> [Int] in
+        return unescaped.withUnsafeBufferPointer { raw -> [Int] in
             func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+                if !ranges.isEmpty, let range = ranges[index], let start = raw.baseAddress {
+                    return UnsafeBufferPointer(start: start + range.lowerBound, count: range.count)
+                }
                 let member = members[base + index]
-                let start = member.keyIsInRawKeys ? raw.baseAddress.map { UnsafePointer($0) + member.keyOffset } : UnsafePointer(buffer + member.keyOffset)
-                return UnsafeBufferPointer(start: start, count: member.keyLength)
+                return UnsafeBufferPointer(start: buffer + (member.keyOffset - flushed), count: member.keyLength)
             }
             func compare(_ a: Int, _ b: Int) -> Int32 {
                 let left = key(a)
@@ -116,20 +95,54 @@ extension JSONWriter {
                 }
                 return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
             }
-            // Stable: equal keys keep their order, so the last one written comes last.
             var sorted = sortScratch
             sorted.sort { a, b in
                 let result = compare(a, b)
                 return result != 0 ? result < 0 : a < b
             }
-            var kept: [Int] = []
-            kept.reserveCapacity(sorted.count)
-            for (position, index) in sorted.enumerated() {
-                if position + 1 < sorted.count && compare(index, sorted[position + 1]) == 0 { continue }
-                kept.append(index)
-            }
-            return kept
+            return sorted
         }
-        return order
+    }
+
+    /// Appends the bytes a written (escaped) string stands for: the reverse of `writeQuoted`.
+    static func unescape(_ written: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
+        var index = 0
+        while index < written.count {
+            let byte = written[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < written.count else {
+                bytes.append(byte)
+                continue
+            }
+            let escape = written[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                // Only control characters are written as `\u00xx`.
+                var value: UInt32 = 0
+                var digits = 0
+                while digits < 4 && index < written.count, let digit = hexDigit(written[index]) {
+                    value = value << 4 | digit
+                    index += 1
+                    digits += 1
+                }
+                if let scalar = Unicode.Scalar(value) { bytes.append(contentsOf: String(Character(scalar)).utf8) }
+            default: bytes.append(escape)  // `\"`, `\\`, `\/`
+            }
+        }
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
     }
 }

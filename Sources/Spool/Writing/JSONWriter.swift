@@ -75,15 +75,40 @@ public final class JSONWriter {
         var kind: Kind
         /// In an object: a key was written, and its value is due.
         var awaitingValue = false
+        /// An object whose members are sorted by key when it ends (an encoder's `.sortedKeys`).
+        var sorted = false
+        /// An object an encoder writes: a key written again replaces the earlier member, or
+        /// continues its container (JSONWriter+Members.swift).
+        var checksKeys = false
+        /// Its keys are indexed in ``keyIndexes`` at its depth (an object of many members).
+        var indexed = false
+        /// Some of its keys were copied to ``flushedKeys`` at its depth before their bytes were
+        /// flushed.
+        var keysFlushed = false
+        // Record indices in 32 bits keep a frame at 32 bytes, which keeps pushing and popping
+        // frames cheap. (2^31 records would take 80 GB.)
+        private var memberBase32: Int32 = -1
+        private var replacedMember32: Int32 = -1
         /// Values (top level, array) or members (object) begun so far.
         var count = 0
-        /// For an object whose members are sorted when it ends: the index in ``members`` of its
-        /// first member, else -1.
-        var sortedBase = -1
-        /// For a sorted object: where its members' unescaped keys start in ``rawKeys``.
-        var rawKeyBase = 0
+        /// Bits of its keys' hashes (``keyBit(_:count:)``): a key whose bit is clear is new.
+        var keyBloom: UInt64 = 0
 
         init(kind: Kind) { self.kind = kind }
+
+        /// For an object whose members are recorded (sorted, or checking keys): the index in
+        /// ``members`` of its first member's record, else -1.
+        var memberBase: Int {
+            @inline(__always) get { Int(memberBase32) }
+            set { memberBase32 = Int32(truncatingIfNeeded: newValue) }
+        }
+
+        /// The record of an earlier member with the key written last, to take out once the new
+        /// member is complete; else -1.
+        var replacedMember: Int {
+            @inline(__always) get { Int(replacedMember32) }
+            set { replacedMember32 = Int32(truncatingIfNeeded: newValue) }
+        }
     }
 
     /// The buffer, `capacity` bytes, the first `count` of them written and not yet flushed.
@@ -106,16 +131,22 @@ public final class JSONWriter {
 
     /// The innermost open container (or the top level), and the ones around it.
     @exclusivity(unchecked) var current = Frame(kind: .root)
-    @exclusivity(unchecked) var outer: [Frame] = []
+    @exclusivity(unchecked) var outer = PlainStack<Frame>(capacity: 16)
 
-    /// Sorted objects (an encoder's `.sortedKeys`): their members so far, innermost last.
-    @exclusivity(unchecked) var members: [SortedMember] = []
-    /// Unescaped keys of sorted members whose written form has escapes.
-    @exclusivity(unchecked) var rawKeys: [UInt8] = []
-    /// Open sorted objects; while there are any, nothing is flushed (their bytes get reordered).
-    @exclusivity(unchecked) var openSortedObjects = 0
+    /// The members of the open objects that record them (sorted, or checking keys), innermost
+    /// last.
+    @exclusivity(unchecked) var members = PlainStack<MemberRecord>(capacity: 32)
+    /// Reasons not to flush: open sorted objects (their bytes get reordered) and members waiting
+    /// to replace an earlier one (whose bytes get taken out).
+    @exclusivity(unchecked) var flushHolds = 0
+    /// The records before this index have their keys out of the buffer (copied when flushed).
+    @exclusivity(unchecked) var keysInBufferFrom = 0
+    /// By depth: the keys of an open object's members whose bytes were flushed.
+    @exclusivity(unchecked) var flushedKeys: [[UInt8]] = []
+    /// By depth: the key index of an open object of many members.
+    @exclusivity(unchecked) var keyIndexes: [KeyIndex] = []
     /// Reused while sorting.
-    var sortScratch: [Int] = []
+    @exclusivity(unchecked) var sortScratch: [Int] = []
 
     // Stored properties are `@exclusivity(unchecked)`, as on the token tape: the writer is used
     // from one task at a time, and dynamic exclusivity checks cost a tenth of its time.
@@ -181,6 +212,8 @@ public final class JSONWriter {
             if closes && !finished { close(descriptor) }
         }
         if capacity > 0 { free(buffer) } else { buffer.deallocate() }
+        members.deallocate()
+        outer.deallocate()
     }
 
     // MARK: - Reading the output
@@ -229,7 +262,7 @@ public final class JSONWriter {
         try beginKey()
         let start = count
         try writeQuoted(key)
-        if current.sortedBase >= 0 { recordSortedKey(start: start, rawLength: key.utf8.count) { self.rawKeys.append(contentsOf: key.utf8) } }
+        if current.memberBase >= 0 { recordKey(start: start, escaped: count - start - 2 != key.utf8.count) }
         try writeColon()
     }
 
@@ -242,7 +275,7 @@ public final class JSONWriter {
             try beginKey()
             let start = count
             try writeQuoted(text)
-            if current.sortedBase >= 0 { recordSortedKey(start: start, rawLength: text.count) { self.rawKeys.append(contentsOf: text) } }
+            if current.memberBase >= 0 { recordKey(start: start, escaped: count - start - 2 != text.count) }
             try writeColon()
         }
     }
@@ -268,11 +301,12 @@ public final class JSONWriter {
     // MARK: - Ending
 
     /// Writes out what the buffer holds now, rather than when it fills. Does nothing for a
-    /// memory writer or after ``finish()``.
+    /// memory writer, after ``finish()``, or while an encoder holds bytes back (a sorted object
+    /// is open, or a member about to replace one written with the same key).
     public func flush() throws(WriteError) {
         if finished { return }
         if let blocked { throw blocked }
-        try writeOut()
+        if flushHolds == 0 { try writeOut() }
     }
 
     /// Ends the output: checks that every container is closed and a value was written (any
@@ -334,7 +368,7 @@ public final class JSONWriter {
     func beginKey() throws(WriteError) {
         if let blocked { throw blocked }
         guard current.kind == .object, !current.awaitingValue else { throw keyNotDue() }
-        if current.sortedBase >= 0 && current.count > 0 { endSortedMember() }
+        if current.sorted || current.replacedMember >= 0 { endLastMember() }
         try writeSeparator()
         current.count &+= 1
     }
@@ -371,17 +405,27 @@ public final class JSONWriter {
         }
     }
 
-    func openContainer(_ kind: Frame.Kind, sorted: Bool) throws(WriteError) {
+    /// Writes `{` or `[` as the value due here. An object can be `sorted` (its members
+    /// reordered by key when it ends) and can check its keys (`checksKeys`: a key written again
+    /// replaces or continues the earlier member, see JSONWriter+Members.swift).
+    func openContainer(_ kind: Frame.Kind, sorted: Bool, checksKeys: Bool = false) throws(WriteError) {
         try beginValue()
         try reserve(2)
         append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         if pretty { append(0x0A) }
+        pushFrame(kind, sorted: sorted, checksKeys: checksKeys)
+    }
+
+    /// Makes a container whose opening bracket is written the one on top.
+    @inline(__always)
+    func pushFrame(_ kind: Frame.Kind, sorted: Bool, checksKeys: Bool) {
         outer.append(current)
         current = Frame(kind: kind)
-        if sorted {
-            current.sortedBase = members.count
-            current.rawKeyBase = rawKeys.count
-            openSortedObjects &+= 1
+        if sorted || checksKeys {
+            current.memberBase = members.count
+            current.sorted = sorted
+            current.checksKeys = checksKeys
+            if sorted { flushHolds &+= 1 }
         }
     }
 
@@ -391,9 +435,13 @@ public final class JSONWriter {
         guard !current.awaitingValue else {
             throw misuse("endObject() right after a key: write the key's value first")
         }
-        if current.sortedBase >= 0 {
-            try sortMembers()
-            openSortedObjects &-= 1
+        if current.memberBase >= 0 {
+            if current.sorted || current.replacedMember >= 0 || current.keysFlushed || current.indexed {
+                try endMembers()
+            } else {
+                members.removeSubrange(current.memberBase...)
+                if keysInBufferFrom > members.count { keysInBufferFrom = members.count }
+            }
         }
         if pretty {
             let indent = (baseLevel &+ outer.count &- 1) &* indentWidth
@@ -421,7 +469,7 @@ public final class JSONWriter {
     /// if that was not enough.
     @inline(never)
     func makeRoom(_ needed: Int) throws(WriteError) {
-        if case .descriptor = output, openSortedObjects == 0, count > 0 { try writeOut() }
+        if case .descriptor = output, flushHolds == 0, count > 0 { try writeOut() }
         guard capacity - count < needed else { return }
         let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
         let wanted = max(overflow ? Int.max : doubled, count + needed)
@@ -437,6 +485,7 @@ public final class JSONWriter {
     /// Writes the buffer to the descriptor and empties it; a failure blocks the writer.
     func writeOut() throws(WriteError) {
         guard case .descriptor(let descriptor, let name, _) = output, count > 0 else { return }
+        if keysInBufferFrom < members.count { moveKeysOutOfBuffer() }
         do {
             try Self.writeAll(buffer, count: count, to: descriptor, name: name)
         } catch {

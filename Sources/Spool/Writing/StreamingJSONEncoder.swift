@@ -37,11 +37,30 @@ import Synchronization
 ///   member; for an unkeyed one, where it was asked for, before the next element). It must be
 ///   used before then; `{}` is written for a super encoder that encodes nothing.
 /// - A container requested twice from the same encoder continues the same object or array
-///   (a subclass and its superclass sharing one encoder).
+///   (a subclass and its superclass sharing one encoder), and a container requested after a
+///   single value that wrote an object or array continues it.
+///
+/// A key written twice in one object (encoded again, or mapped to one key by
+/// `.convertToSnakeCase` or `.custom`) is written once, as `JSONEncoder` writes it: a value
+/// replaces the earlier member (and a `superEncoder(forKey:)`'s value replaces it in turn when
+/// placed); a nested container continues the earlier container of its kind, with its members
+/// or elements. The earlier member's bytes are taken out of the writer's buffer, or moved to
+/// the end to be continued; until a replacing value is complete, nothing is flushed. Two things
+/// throw `EncodingError.invalidValue` instead:
+/// - A nested container for a key that holds a value of another kind (`JSONEncoder` stops the
+///   program there).
+/// - A key whose earlier member has already been flushed to the output: a file or pipe writer
+///   writes out every 64 KiB, and bytes written out cannot be taken back. Encoding to `Data`
+///   never flushes, and under ``OutputFormatting/sortedKeys`` an object is held until it ends,
+///   so there it always works.
+///
+/// Each open object remembers its members' keys and offsets (about 40 bytes a member, and an
+/// index past 16 members) until it ends.
 ///
 /// Writing in order has one limit `JSONEncoder` does not have: once a container has written
 /// past a nested container (a later member or element), that nested container is closed, and
-/// using it again throws `EncodingError.invalidValue`.
+/// using it again throws `EncodingError.invalidValue`. (Asking for the container again, with
+/// `nestedContainer(keyedBy:forKey:)` for the same key, continues it.)
 ///
 /// Errors: a value that cannot be encoded (NaN with `.throw`, `Decimal.nan`, a top-level value
 /// that encodes nothing) throws `EncodingError.invalidValue` with the coding path, and an

@@ -8,30 +8,30 @@ extension WriterEncoder {
 
         mutating func encodeNil(forKey key: Key) throws {
             try encoder.enter(id)
-            try encoder.writer.key(encoder.jsonKey(key))
+            try encoder.writeKey(key, then: .value)
             try encoder.writer.null()
         }
 
         mutating func encode(_ value: Bool, forKey key: Key) throws {
             try encoder.enter(id)
-            try encoder.writer.key(encoder.jsonKey(key))
+            try encoder.writeKey(key, then: .value)
             try encoder.writer.bool(value)
         }
 
         mutating func encode(_ value: String, forKey key: Key) throws {
             try encoder.enter(id)
-            try encoder.writer.key(encoder.jsonKey(key))
+            try encoder.writeKey(key, then: .value)
             try encoder.writer.string(value)
         }
 
         mutating func encode(_ value: Double, forKey key: Key) throws {
             try encoder.enter(id)
             if value.isFinite {
-                try encoder.writer.key(encoder.jsonKey(key))
+                try encoder.writeKey(key, then: .value)
                 try encoder.writer.number(value)
             } else {
                 let text = try encoder.nonConformingText(value, key: .key(key))
-                try encoder.writer.key(encoder.jsonKey(key))
+                try encoder.writeKey(key, then: .value)
                 try encoder.writer.string(text)
             }
         }
@@ -39,11 +39,11 @@ extension WriterEncoder {
         mutating func encode(_ value: Float, forKey key: Key) throws {
             try encoder.enter(id)
             if value.isFinite {
-                try encoder.writer.key(encoder.jsonKey(key))
+                try encoder.writeKey(key, then: .value)
                 try encoder.writer.number(value)
             } else {
                 let text = try encoder.nonConformingText(value, key: .key(key))
-                try encoder.writer.key(encoder.jsonKey(key))
+                try encoder.writeKey(key, then: .value)
                 try encoder.writer.string(text)
             }
         }
@@ -51,7 +51,7 @@ extension WriterEncoder {
         @inline(__always)
         private mutating func encodeInteger(_ value: some FixedWidthInteger, forKey key: Key) throws {
             try encoder.enter(id)
-            try encoder.writer.key(encoder.jsonKey(key))
+            try encoder.writeKey(key, then: .value)
             try encoder.writer.number(value)
         }
 
@@ -78,8 +78,7 @@ extension WriterEncoder {
         ) -> KeyedEncodingContainer<NestedKey> {
             do {
                 try encoder.enter(id)
-                try encoder.writer.key(encoder.jsonKey(key))
-                try encoder.writer.openContainer(.object, sorted: encoder.sortsKeys)
+                try encoder.writeKey(key, then: .object(sorted: encoder.sortsKeys))
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: codingPath + [key]))
             }
@@ -89,12 +88,14 @@ extension WriterEncoder {
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             do {
                 try encoder.enter(id)
-                try encoder.writer.key(encoder.jsonKey(key))
-                try encoder.writer.openContainer(.array, sorted: false)
+                try encoder.writeKey(key, then: .array)
             } catch {
                 return FailingContainer<IndexCodingKey>(error: error, codingPath: codingPath + [key])
             }
-            return UnkeyedContainer(encoder: encoder, id: encoder.pushNested(.unkeyed, key: .key(key)))
+            // A container continued has its elements already.
+            let id = encoder.pushNested(.unkeyed, key: .key(key))
+            encoder.levels[encoder.levels.count - 1].count = encoder.writer.current.count
+            return UnkeyedContainer(encoder: encoder, id: id)
         }
 
         mutating func superEncoder() -> any Encoder {

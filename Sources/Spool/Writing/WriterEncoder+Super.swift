@@ -21,21 +21,36 @@ extension WriterEncoder {
         side.push(Level(id: side.nextID, state: .empty, isFrame: true, key: .none))
         side.nextID &+= 1
         let jsonKey = key.map { self.jsonKey($0) }
-        levels[top].supers = (levels[top].supers ?? []) + [PendingSuper(encoder: side, key: jsonKey)]
+        levels[top].supers = (levels[top].supers ?? []) + [PendingSuper(encoder: side, key: jsonKey, codingKey: key)]
+        if jsonKey != nil { pendingKeyedSupers += 1 }
         return side
     }
 
-    /// Writes the values of waiting super encoders into the container on top.
+    /// Writes the values of waiting super encoders into the container on top. A super value
+    /// for a key written before replaces the earlier member.
+    ///
+    /// A super value that cannot be placed is lost, and the call that placed it may be one
+    /// that cannot throw (a nested container asked for, whose error waits in the container it
+    /// returns): the error is also kept in ``lostValueError``, for the encode call to throw.
     func place(_ supers: [PendingSuper]) throws {
-        for pending in supers {
-            let bytes = try pending.encoder.finishAsSuper()
-            if let key = pending.key {
-                try writer.key(key)
-                try writer.appendEncodedValue(bytes)
-            } else {
-                try writer.appendEncodedValue(bytes)
-                countElement()
+        do {
+            for pending in supers {
+                let bytes = try pending.encoder.finishAsSuper()
+                if let key = pending.key {
+                    pendingKeyedSupers -= 1
+                    if let conflict = try writer.memberKey(key, then: .value) {
+                        let codingPath = path(through: levels.count - 1) + (pending.codingKey.map { [$0] } ?? [])
+                        throw repeatedKeyError(conflict, name: key, codingPath: codingPath, value: .value)
+                    }
+                    try writer.appendEncodedValue(bytes)
+                } else {
+                    try writer.appendEncodedValue(bytes)
+                    countElement()
+                }
             }
+        } catch {
+            if lostValueError == nil { lostValueError = error }
+            throw error
         }
     }
 
@@ -43,6 +58,7 @@ extension WriterEncoder {
     /// later use throw, and returns its bytes.
     func finishAsSuper() throws -> [UInt8] {
         while !levels.isEmpty { try closeTop() }
+        if let lost = lostValueError { throw lost }
         writer.blocked = WriteError(code: .closed, message: WriterEncoder.superUsedLate)
         isPlaced = true
         return writer.bytes

@@ -77,7 +77,7 @@ extension WriterEncoder {
             do {
                 try encoder.enterElement(id)
                 index = encoder.topCount
-                try encoder.writer.openContainer(.object, sorted: encoder.sortsKeys)
+                try encoder.writer.openContainer(.object, sorted: encoder.sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: codingPath))
             }

@@ -37,6 +37,9 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         var key: PathKey
         /// Elements of an unkeyed container.
         var count = 0
+        /// For a frame that holds a single value: where the writer was when it began (an offset
+        /// in the output), so a container asked for next can continue it.
+        var valueStart = 0
         /// Super encoders to place when this container ends (keyed) or before its next element
         /// (unkeyed).
         var supers: [PendingSuper]?
@@ -54,6 +57,8 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     struct PendingSuper {
         var encoder: WriterEncoder
         var key: String?
+        /// The coding key it was asked for, for errors.
+        var codingKey: (any CodingKey)?
     }
 
     enum KeyMode {
@@ -75,6 +80,12 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     @exclusivity(unchecked) var snakeCaseKeys: [String: String] = [:]
     /// For a super encoder: its value has been written into its container, and it takes no more.
     @exclusivity(unchecked) var isPlaced = false
+    /// `superEncoder(forKey:)` encoders waiting to be placed, in every level: while there are
+    /// any, a key written checks whether one waits for it.
+    @exclusivity(unchecked) var pendingKeyedSupers = 0
+    /// The error of a super encoder's value that could not be placed (WriterEncoder+Super.swift):
+    /// ``encodeRoot(_:)`` throws it even when the call that met it could not.
+    var lostValueError: (any Error)?
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
@@ -109,16 +120,21 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
         case .empty:
             do {
-                try writer.openContainer(.object, sorted: sortsKeys)
+                try writer.openContainer(.object, sorted: sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
             }
             levels[frame].state = .keyed
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
-        case .unkeyed, .single:
-            let error = misuse(
-                "container(keyedBy:) for a value that already encoded \(levels[frame].state == .unkeyed ? "an unkeyed container" : "a single value")",
-                at: path(through: frame))
+        case .single:
+            // A single value that wrote an object: the object continues (as in JSONEncoder).
+            if let error = reopenSingleValue(frame, as: .object, call: "container(keyedBy:)") {
+                return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
+            }
+            levels[frame].state = .keyed
+            return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
+        case .unkeyed:
+            let error = misuse("container(keyedBy:) for a value that already encoded an unkeyed container", at: path(through: frame))
             return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
         }
     }
@@ -139,10 +155,16 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             }
             levels[frame].state = .unkeyed
             return UnkeyedContainer(encoder: self, id: levels[frame].id)
-        case .keyed, .single:
-            let error = misuse(
-                "unkeyedContainer() for a value that already encoded \(levels[frame].state == .keyed ? "a keyed container" : "a single value")",
-                at: path(through: frame))
+        case .single:
+            // A single value that wrote an array: the array continues (as in JSONEncoder).
+            if let error = reopenSingleValue(frame, as: .array, call: "unkeyedContainer()") {
+                return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
+            }
+            levels[frame].state = .unkeyed
+            levels[frame].count = writer.current.count
+            return UnkeyedContainer(encoder: self, id: levels[frame].id)
+        case .keyed:
+            let error = misuse("unkeyedContainer() for a value that already encoded a keyed container", at: path(through: frame))
             return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
         }
     }
@@ -160,9 +182,12 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             if try !encodeSpecial(value, key: .none) {
                 try encodeFrame(key: .none, root: writer.depth == 0 ? value : nil) { try value.encode(to: self) }
             }
+            if let lost = lostValueError { throw lost }
         } catch {
             levels.removeAll(keepingCapacity: true)
             topID = 0
+            pendingKeyedSupers = 0
+            lostValueError = nil
             writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
             throw error
         }
@@ -180,7 +205,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     func encodeMember<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
         let mark = writer.checkpoint()
         do {
-            try writer.key(jsonKey(key))
+            try writeKey(key, then: .value)
             try encodeValue(value, key: .key(key))
         } catch {
             writer.rewind(to: mark, reason: JSONWriter.summary(of: error))

@@ -384,15 +384,16 @@ struct JSONWriterTests {
         }
     }
 
-    @Test func sortedObjectsKeepTheLastOfEqualKeys() throws {
+    @Test(arguments: [true, false])
+    func objectsThatCheckKeysKeepTheLastOfEqualKeys(sorted: Bool) throws {
         let writer = JSONWriter()
-        try writer.beginSortedObject()
+        try writer.openContainer(.object, sorted: sorted, checksKeys: true)
         for (key, value) in [("b", 1), ("a", 2), ("b", 3), ("a", 4), ("c", 5)] {
-            try writer.key(key)
+            #expect(try writer.memberKey(key, then: .value) == nil)
             try writer.number(value)
         }
         try writer.endObject()
         try writer.finish()
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":4,"b":3,"c":5}"#)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == (sorted ? #"{"a":4,"b":3,"c":5}"# : #"{"b":3,"a":4,"c":5}"#))
     }
 }
