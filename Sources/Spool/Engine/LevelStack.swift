@@ -1,6 +1,7 @@
 /// A stack of trivial values in manually managed storage: no reference counting, no
-/// uniqueness checks, no exclusivity bookkeeping. Used for the open containers the writer and
-/// the cursor track on every token.
+/// uniqueness checks, no exclusivity bookkeeping. Used for the open containers the tape
+/// writer, the cursor and ``JSONWriter`` track on every token, and for a `JSONWriter`'s
+/// member records.
 struct LevelStack<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var capacity: Int
@@ -47,6 +48,24 @@ struct LevelStack<Element> {
         guard count > 0 else { return nil }
         count -= 1
         return (base + count).move()
+    }
+
+    /// The innermost element, if any.
+    var last: Element? { count > 0 ? base[count &- 1] : nil }
+
+    /// Drops the elements from `range.lowerBound` on (a count not above ``count``).
+    @inline(__always)
+    mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
+        guard range.lowerBound < count else { return }
+        (base + range.lowerBound).deinitialize(count: count &- range.lowerBound)
+        count = range.lowerBound
+    }
+
+    /// Removes the element at `index` (below ``count``), moving the later ones down.
+    mutating func remove(at index: Int) {
+        (base + index).deinitialize(count: 1)
+        (base + index).moveInitialize(from: base + (index &+ 1), count: count &- index &- 1)
+        count &-= 1
     }
 
     @inline(never)

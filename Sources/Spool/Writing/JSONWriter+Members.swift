@@ -135,7 +135,7 @@ extension JSONWriter {
     @inline(__always)
     func recordKey(start: Int, escaped: Bool) {
         let offset = bytesFlushed &+ start
-        members.append(
+        members.push(
             MemberRecord(start: offset, end: -1, keyOffset: offset &+ 1, keyLength: count &- start &- 2, keyEscaped: escaped))
     }
 

@@ -51,7 +51,7 @@ extension JSONWriter {
     /// Takes the key just written back out: its member did not begin.
     func takeBackKey(separatorStart: Int) {
         count = separatorStart - bytesFlushed
-        members.removeLast()
+        members.removeTop()
         current.count &-= 1
     }
 

@@ -32,7 +32,7 @@ extension JSONWriter {
             while position < end && (buffer[position] == 0x20 || buffer[position] == UInt8(ascii: ":")) { position += 1 }
             position = skipValue(at: position)
             let offset = bytesFlushed + keyStart
-            members.append(
+            members.push(
                 MemberRecord(start: offset, end: bytesFlushed + position, keyOffset: offset + 1, keyLength: keyLength, keyEscaped: escaped))
             current.keyBloom |= Self.keyBit(buffer + keyStart + 1, count: keyLength)
         }

@@ -131,11 +131,11 @@ public final class JSONWriter {
 
     /// The innermost open container (or the top level), and the ones around it.
     @exclusivity(unchecked) var current = Frame(kind: .root)
-    @exclusivity(unchecked) var outer = PlainStack<Frame>(capacity: 16)
+    @exclusivity(unchecked) var outer = LevelStack<Frame>(capacity: 16)
 
     /// The members of the open objects that record them (sorted, or checking keys), innermost
     /// last.
-    @exclusivity(unchecked) var members = PlainStack<MemberRecord>(capacity: 32)
+    @exclusivity(unchecked) var members = LevelStack<MemberRecord>(capacity: 32)
     /// Reasons not to flush: open sorted objects (their bytes get reordered) and members waiting
     /// to replace an earlier one (whose bytes get taken out).
     @exclusivity(unchecked) var flushHolds = 0
@@ -419,7 +419,7 @@ public final class JSONWriter {
     /// Makes a container whose opening bracket is written the one on top.
     @inline(__always)
     func pushFrame(_ kind: Frame.Kind, sorted: Bool, checksKeys: Bool) {
-        outer.append(current)
+        outer.push(current)
         current = Frame(kind: kind)
         if sorted || checksKeys {
             current.memberBase = members.count
@@ -452,7 +452,7 @@ public final class JSONWriter {
             try reserve(1)
         }
         append(kind == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-        outer.removeLast()
+        outer.removeTop()
         current = parent
         try endValue()
     }
