@@ -311,6 +311,27 @@ func check(_ run: StreamRun, against reference: RefDocument, path: JSONKeyPath, 
         // members
         if root == nil {
             if !run.members.isEmpty || run.membersError != nil { disagree("members of an empty input", "none") }
+        } else if topLevel, let root {
+            // Several top-level values: the members of each in turn, up to a value that is not
+            // an object, which ends them with an error.
+            var keys: [String] = []
+            var values: [JSONValue] = []
+            var allObjects = true
+            for value in reference.values {
+                guard case .object(let members, _) = value else {
+                    allObjects = false
+                    break
+                }
+                keys += members.map(\.key)
+                values += members.map(\.value.jsonValue)
+            }
+            if run.members != keys || run.memberValues != values || (run.membersError == nil) != allObjects {
+                disagree("members of every top-level value", "\(zip(keys, values).map { "\($0): \($1)" })\(allObjects ? "" : ", then an error")")
+            }
+            if allObjects {
+                let remainder = root.emptying(path.components[...]).jsonValue
+                if run.remainders[2] != remainder { disagree("remainder after members of every value", "\(remainder)") }
+            }
         } else if let root {
             let navigation = root.navigate(path, wanting: .object)
             if case .found(.object(let members, _)) = navigation {
