@@ -138,14 +138,20 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try at(value, key) { try $0.unwrap(T.self) }
     }
 
+    /// A container for the value of `key`; it holds this container's lease, if any (it may
+    /// outlive this container).
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try at(try required(key), key) { try $0.container(keyedBy: NestedKey.self) }
+        KeyedDecodingContainer(try at(try required(key), key) { decoder in
+            var container = try decoder.keyedContainer(keyedBy: NestedKey.self)
+            container.lease = lease
+            return container
+        })
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try at(try required(key), key) { try $0.unkeyedContainer() }
+        try at(try required(key), key) { try $0.arrayContainer(lease: lease) }
     }
 
     /// The value of the key `super`, whether or not `Key` has such a case (as `JSONDecoder`).
@@ -159,7 +165,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
     private func superDecoder(at value: Int?, key: CurrentKey) throws -> any Decoder {
-        TapeDecoder(context: decoder.context, session: decoder.session, index: value, parent: node, key: key, anchor: object)
+        let superDecoder = TapeDecoder(context: decoder.context, session: decoder.session, index: value, parent: node, key: key, anchor: object)
+        superDecoder.lease = lease
+        return superDecoder
     }
 
     // The scalar requirements, each with one lookup (the protocol's defaults for

@@ -14,11 +14,15 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// tape while the container lives.
     var lease: DecodingContext.ChildWalk.Lease?
 
-    init(decoder: TapeDecoder, array: Int, node: CodingPathNode?) {
+    /// A container for the array at `array`. One with a `lease` lies inside an element of an
+    /// array that releases its elements, and outlives that element's step: it releases
+    /// nothing itself (a later read of the same array must find it whole).
+    init(decoder: TapeDecoder, array: Int, node: CodingPathNode?, lease: DecodingContext.ChildWalk.Lease? = nil) {
         self.decoder = decoder
         self.array = array
         self.node = node
-        walk = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: true)
+        self.lease = lease
+        walk = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: lease == nil)
     }
 
     var codingPath: [any CodingKey] { decoder.path(node) }
@@ -188,9 +192,11 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     // (`Int128` and `UInt128` keep the protocol's `decodeIfPresent`, as in `JSONDecoder`.)
 
     /// A container for the next element, which is read after this one has moved past it: the
-    /// element is held on the tape (not released) while the container lives.
+    /// element is held on the tape (not released) while the container lives, by a lease of
+    /// its own from a releasing walk, or else by this container's own lease (a container made
+    /// inside an element of a releasing array may outlive the container it came from).
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let lease = walk.lease()
+        let lease = walk.lease() ?? self.lease
         return KeyedDecodingContainer(try element([String: Any].self) {
             var container = try $0.keyedContainer(keyedBy: NestedKey.self)
             container.lease = lease
@@ -200,12 +206,8 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// As ``nestedContainer(keyedBy:)``: the element is held while the container lives.
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let lease = walk.lease()
-        return try element([Any].self) {
-            var container = try $0.arrayContainer()
-            container.lease = lease
-            return container
-        }
+        let lease = walk.lease() ?? self.lease
+        return try element([Any].self) { try $0.arrayContainer(lease: lease) }
     }
 
     /// A decoder of its own for the next element. The element must outlive the walk past it,
@@ -213,8 +215,12 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder {
         _ = try next(Any.self)
         keepElements()
+        let lease = self.lease
         return try element(Any.self) { decoder in
-            TapeDecoder(context: decoder.context, session: decoder.session, index: decoder.index, parent: decoder.parent, key: decoder.key)
+            let superDecoder = TapeDecoder(
+                context: decoder.context, session: decoder.session, index: decoder.index, parent: decoder.parent, key: decoder.key)
+            superDecoder.lease = lease
+            return superDecoder
         }
     }
 

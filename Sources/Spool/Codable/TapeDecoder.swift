@@ -35,6 +35,11 @@ final class TapeDecoder: Decoder {
     /// errors about it give.
     let anchor: Int?
 
+    /// For a decoder of its own (`superDecoder`) made inside an element of an array that
+    /// releases its elements: holds that element on the tape while the decoder, or a
+    /// container made from it, lives (``DecodingContext/ChildWalk/Lease``).
+    var lease: DecodingContext.ChildWalk.Lease?
+
     /// The node last made for an object's path (``node(ofObjectAt:parent:key:)``): the
     /// children of one object are usually decoded one after another.
     @exclusivity(unchecked) private var lastNode: (object: Int, parent: CodingPathNode?, node: CodingPathNode)?
@@ -89,7 +94,9 @@ final class TapeDecoder: Decoder {
     /// The current value as a keyed container, not boxed.
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
         let object = try value(expecting: .objectStart, [String: Any].self)
-        return try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
+        var container = try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
+        container.lease = lease
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -97,9 +104,9 @@ final class TapeDecoder: Decoder {
     }
 
     /// The current value as an unkeyed container, not boxed.
-    func arrayContainer() throws -> UnkeyedContainer {
+    func arrayContainer(lease: DecodingContext.ChildWalk.Lease? = nil) throws -> UnkeyedContainer {
         let array = try value(expecting: .arrayStart, [Any].self)
-        return UnkeyedContainer(decoder: self, array: array, node: node)
+        return UnkeyedContainer(decoder: self, array: array, node: node, lease: lease ?? self.lease)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {

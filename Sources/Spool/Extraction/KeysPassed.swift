@@ -38,6 +38,10 @@ extension DecodingContext {
         private var hashedEnd = -1
         /// Exact answers asked in this object, before an index is built.
         private var scans = 0
+        /// Whether a key noted has a non-ASCII byte: then the same key may have been passed in
+        /// another Unicode form (``Extractor/matches(_:_:)``), which the filter and the index,
+        /// made from bytes, cannot tell, and only a scan answers.
+        private var hasNonASCII = false
         private static let wide = 32
         private static let scansBeforeIndex = 2
 
@@ -49,6 +53,7 @@ extension DecodingContext {
             last = -1
             count = 0
             scans = 0
+            hasNonASCII = false
             hashedEnd = -1
             if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
         }
@@ -76,6 +81,7 @@ extension DecodingContext {
         @inline(__always)
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
             if index <= last { return }
+            if !hasNonASCII && !StringChecks.isASCII(key) { hasNonASCII = true }
             let bit = Self.bit(key)
             withUnsafeMutableBytes(of: &filter) { words in
                 let word = words.baseAddress.map { $0.assumingMemoryBound(to: UInt64.self) + (bit >> 6) }
@@ -88,10 +94,18 @@ extension DecodingContext {
         /// False when no member passed has key `key`; true when one may have.
         @inline(__always)
         func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            if !bytesDecide(key) { return true }
             let bit = Self.bit(key)
             return withUnsafeBytes(of: filter) { words in
                 words.load(fromByteOffset: (bit >> 6) &* 8, as: UInt64.self) & (1 << UInt64(bit & 63)) != 0
             }
+        }
+
+        /// Whether `key` and the keys noted are all ASCII, so that keys equal as strings are
+        /// equal as bytes and the filter and the index can answer.
+        @inline(__always)
+        private func bytesDecide(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            !hasNonASCII && StringChecks.isASCII(key)
         }
 
         /// The key token of the first member with key `key` of the object at `object`, among
@@ -105,7 +119,7 @@ extension DecodingContext {
         ) throws -> Int? {
             guard mayContain(key) else { return nil }
             let end = min(limit, last &+ 1)
-            guard count > Self.wide, hashedEnd >= 0 || scans >= Self.scansBeforeIndex else {
+            guard bytesDecide(key), count > Self.wide, hashedEnd >= 0 || scans >= Self.scansBeforeIndex else {
                 scans &+= 1
                 return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
             }

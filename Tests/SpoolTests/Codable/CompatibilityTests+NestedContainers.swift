@@ -90,6 +90,60 @@ struct CompatibilityNestedContainerTests {
         #expect(two.values.prefix(4) == [1, 0, 3, 2])
     }
 
+    /// Containers and decoders made from a nested container of a releasing array hold its
+    /// element too: they may outlive the container they came from (found in review).
+    struct GrandchildrenHeld: Decodable, Equatable {
+        var values: [Int] = []
+
+        init(values: [Int]) { self.values = values }
+
+        init(from decoder: any Decoder) throws {
+            var outer = try decoder.unkeyedContainer()
+            var held: [any UnkeyedDecodingContainer] = []
+            while !outer.isAtEnd {
+                var middle = try outer.nestedUnkeyedContainer()
+                held.append(try middle.nestedUnkeyedContainer())
+            }
+            for index in held.indices { values.append(try held[index].decode(Int.self)) }
+        }
+    }
+
+    struct KeyedChildrenHeld: Decodable, Equatable {
+        enum Keys: String, CodingKey { case xs }
+        var values: [Int] = []
+
+        init(values: [Int]) { self.values = values }
+
+        init(from decoder: any Decoder) throws {
+            var outer = try decoder.unkeyedContainer()
+            var held: [any UnkeyedDecodingContainer] = []
+            var supers: [any Decoder] = []
+            while !outer.isAtEnd {
+                let keyed = try outer.nestedContainer(keyedBy: Keys.self)
+                held.append(try keyed.nestedUnkeyedContainer(forKey: .xs))
+                supers.append(try keyed.superDecoder(forKey: .xs))
+            }
+            for index in held.indices {
+                values.append(try held[index].decode(Int.self))
+                var fromSuper = try supers[index].unkeyedContainer()
+                values.append(try fromSuper.decode(Int.self))
+            }
+        }
+    }
+
+    @Test(arguments: [7, 1 << 20])
+    func grandchildrenKeepTheirElements(_ chunkSize: Int) throws {
+        let count = 20_000
+        let decoder = StreamingJSONDecoder()
+        decoder.options.chunkSize = chunkSize
+        let nested = "[" + (0..<count).map { "[[\($0)]]" }.joined(separator: ",") + "]"
+        #expect(try decoder.decode(GrandchildrenHeld.self, from: Data(nested.utf8)) == GrandchildrenHeld(values: Array(0..<count)))
+        let keyed = "[" + (0..<count).map { #"{"xs":[\#($0)]}"# }.joined(separator: ",") + "]"
+        let expected = KeyedChildrenHeld(values: (0..<count).flatMap { [$0, $0] })
+        #expect(try decoder.decode(KeyedChildrenHeld.self, from: Data(keyed.utf8)) == expected)
+        #expect(try JSONDecoder().decode(KeyedChildrenHeld.self, from: Data(keyed.utf8)) == expected)
+    }
+
     /// `count` is never nil: where the array cannot be read to its end (past `maxDepth`), it
     /// counts the elements before the failing one, and the decoding still throws the error.
     struct CountedNest: Decodable, Equatable {

@@ -125,6 +125,37 @@ struct CanonicalKeyTests {
         #expect(values == [2])
     }
 
+    struct Pair: Decodable, Equatable {
+        let a: Int
+        let café: Int
+    }
+
+    struct Wide: Decodable, Equatable {
+        let k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17: Int
+        let k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35: Int
+        let café: Int
+    }
+
+    /// Keys passed in another Unicode form before the one asked for (out of order, and the
+    /// first of two equivalent keys): the filter and index of keys passed work on bytes, so a
+    /// scan answers (found in review: keyNotFound, or the later duplicate, silently).
+    @Test(arguments: [
+        #"{"café":1,"a":2}"#, "{\"cafe\u{301}\":1,\"a\":2}", #"{"a":2,"café":1}"#,
+        #"{"café":1,"a":0,"café":2}"#, #"{"café":1,"a":0,"café":2}"#,
+        #"{"a":0,"café":1,"café":2}"#, #"{"a":0,"café":1,"café":2}"#,
+    ])
+    func keysPassedInAnotherForm(_ json: String) throws {
+        let foundation = try JSONDecoder().decode(Pair.self, from: Data(json.utf8))
+        #expect(try StreamingJSONDecoder().decode(Pair.self, from: Data(json.utf8)) == foundation)
+    }
+
+    @Test func aWideObjectWithAKeyInAnotherForm() throws {
+        let json = #"{"café":99,"# + (0..<36).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        let foundation = try JSONDecoder().decode(Wide.self, from: Data(json.utf8))
+        #expect(try StreamingJSONDecoder().decode(Wide.self, from: Data(json.utf8)) == foundation)
+        #expect(foundation.café == 99)
+    }
+
     struct Probe: Decodable {
         let contains: Bool
         init(from decoder: any Decoder) throws {
