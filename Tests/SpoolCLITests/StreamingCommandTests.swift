@@ -288,5 +288,12 @@ struct ProgressBarTests {
         let stdin = try Self.onTerminal(
             "cat \(file.path) | \(Spool.executable.path) items objects > /dev/null", environment: ["SPOOL_PROGRESS_AFTER": "0"])
         #expect(stdin.contains("MB read  "))
+        // The bar is cleared before a result is written on its line (issue 22: `count` printed
+        // its result onto the bar, `ETA 0:0123550`, then cleared the line with it).
+        let counted = try Self.onTerminal("\(Spool.executable.path) count objects \(file.path)", environment: ["SPOOL_PROGRESS_AFTER": "0"])
+        #expect(counted.contains("MB/s"))
+        let clear = try #require(counted.range(of: "\r\u{1B}[K", options: .backwards))
+        let result = try #require(counted.range(of: "30000"))
+        #expect(clear.upperBound <= result.lowerBound, "\(counted.debugDescription)")
     }
 }

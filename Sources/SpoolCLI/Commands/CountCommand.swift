@@ -20,6 +20,7 @@ struct CountCommand: ParsableCommand {
             defer { bar.finish() }
             let count = try stream.count(at: keyPath)
             try stream.finish()  // the rest of the input must be valid too
+            bar.finish()  // (the bar's line is cleared before the result is written on it)
             try output.line("\(count)")
             try output.flush()
         } catch {
