@@ -15,7 +15,7 @@ final class DecodingSession: @unchecked Sendable {
 
     let configuration: StreamingJSONDecoder.Configuration
     /// The key decoding strategy is `.useDefaultKeys`: members are matched by their keys as written.
-    let usesDefaultKeys: Bool
+    var usesDefaultKeys: Bool { keyTranslation == nil }
 
     /// The parser of the `.iso8601` or `.pattern` date strategy, made once (a pattern is
     /// compiled when its transformer is made).
@@ -32,7 +32,6 @@ final class DecodingSession: @unchecked Sendable {
         case .convertFromSnakeCase: keyTranslation = KeyTranslation(.snakeCase)
         case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
         }
-        usesDefaultKeys = keyTranslation == nil
         switch configuration.dateDecodingStrategy {
         case .iso8601: dateParser = DateTransformers.iso8601
         case .pattern(let pattern): dateParser = DateTransformers.pattern(pattern)

@@ -23,7 +23,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// This container's own path, for a child's.
     var node: CodingPathNode? { decoder.node(ofObjectAt: object, parent: parent, key: key) }
 
-    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey) throws {
+    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey) {
         self.decoder = decoder
         self.object = object
         self.parent = parent

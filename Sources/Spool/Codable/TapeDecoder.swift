@@ -94,7 +94,7 @@ final class TapeDecoder: Decoder {
     /// The current value as a keyed container, not boxed.
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
         let object = try value(expecting: .objectStart, [String: Any].self)
-        var container = try KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
+        var container = KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
         container.lease = lease
         return container
     }
