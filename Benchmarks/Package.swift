@@ -28,5 +28,11 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // How deep recursive Codable models decode on a 512 KiB stack, against JSONDecoder.
+        .executableTarget(
+            name: "SpoolStackDepth",
+            dependencies: [.product(name: "Spool", package: "Spool")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -24,6 +24,14 @@ enum CurrentKey {
     /// A dictionary's key, as written.
     static func string(_ key: String) -> CurrentKey { .boxed(KeyBox(JSONCodingKey(stringValue: key))) }
 
+    /// The bytes of `key`, when its type is plain data (no references) of at most eight
+    /// bytes; else nil.
+    @inline(__always)
+    static func plainBits<Key: CodingKey>(of key: Key) -> UInt64? {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return nil }
+        return withUnsafePointer(to: key) { Key.plainBits(at: UnsafeRawPointer($0)) }
+    }
+
     /// The key as a coding path holds it, or nil for ``none``.
     var codingKey: (any CodingKey)? {
         switch self {

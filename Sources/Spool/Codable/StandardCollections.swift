@@ -10,9 +10,17 @@ protocol DecodableArray {
 
 extension Array: DecodableArray where Element: Decodable {
     static func decodeArray<T>(from decoder: TapeDecoder, as type: T.Type) throws -> T {
+        // (A recursive model repeats this frame per level: the container's way, with its
+        // larger frame, is a function of its own.)
         if let array = decoder.wholeArray() {
             return try decoder.same(try decodeWhole(array, from: decoder), T.self)
         }
+        return try decoder.same(try decodeElements(from: decoder), T.self)
+    }
+
+    /// The current value of `decoder`, element by element through an ``UnkeyedContainer``.
+    @inline(never)
+    private static func decodeElements(from decoder: TapeDecoder) throws -> [Element] {
         var container = try decoder.arrayContainer()
         // As `Array.init(from:)` reads it: element by element until the container is at its end.
         guard let count = container.countIfWhole else {
@@ -20,7 +28,7 @@ extension Array: DecodableArray where Element: Decodable {
             while !container.isAtEnd {
                 elements.append(try container.decode(Element.self))
             }
-            return try decoder.same(elements, T.self)
+            return elements
         }
         // The whole array is on the tape: its storage is made once, at its size, and filled in
         // place (an append per element in code generic over `Element` costs a metadata lookup).
@@ -34,7 +42,7 @@ extension Array: DecodableArray where Element: Decodable {
         guard elements.count == count && container.isAtEnd else {
             throw decoder.corrupted("the array's elements were not all decoded (counted \(count), decoded \(elements.count))")
         }
-        return try decoder.same(elements, T.self)
+        return elements
     }
 }
 
@@ -42,25 +50,78 @@ extension Array where Element: Decodable {
     /// The array at `array`, whole on the tape (``TapeDecoder/wholeArray()``): its elements are
     /// counted by its start token, and walked without a container.
     private static func decodeWhole(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
-        let tape = decoder.tape
-        let node = decoder.node
-        var child = array.start &+ 1
+        switch decoder.session.kind(of: Element.self) {
+        case .model, .array, .stringKeyedDictionary:
+            // Elements that nest, deep in the stack: this frame is repeated per level of a
+            // recursive model, so it makes no closures.
+            if decoder.stackLimit.isShallow(within: 32 * 1024) { return try decodeInPlace(array, from: decoder) }
+            var elements: [Element] = []
+            elements.reserveCapacity(array.count)
+            var walk = WholeArrayWalk(array)
+            while elements.count < array.count, let child = walk.next(in: decoder.tape) {
+                elements.append(try decoder.decode(Element.self, at: child, parent: walk.node(decoder), key: .index(elements.count)))
+            }
+            try walk.finish(decoded: elements.count, decoder)
+            return elements
+        default:
+            return try decodeInPlace(array, from: decoder)
+        }
+    }
+
+    /// ``decodeWhole(_:from:)`` filled in place: an append per element, in code generic over
+    /// `Element`, would cost a metadata lookup (canada.json's arrays of coordinates: 3 %).
+    @inline(never)
+    private static func decodeInPlace(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
+        var walk = WholeArrayWalk(array)
         return try [Element](unsafeUninitializedCapacity: array.count) { buffer, initialized in
-            while initialized < array.count {
-                // (The tape is read by index each time: a model's code runs between two reads.)
-                guard child < array.end else { break }
-                let token = tape[child]
-                guard !token.isContainerEnd else { break }
+            while initialized < array.count, let child = walk.next(in: decoder.tape) {
+                let node = walk.node(decoder)
                 buffer.initializeElement(
                     at: initialized, to: try decoder.at(child, parent: node, key: .index(initialized)) { try $0.unwrap(Element.self) })
                 initialized &+= 1
-                let last = token.isContainerStart ? token.payload : child
-                guard last >= child else { break }
-                child = last &+ 1
             }
-            guard initialized == array.count && child == array.end else {
-                throw decoder.corrupted("the array's elements were not all decoded (counted \(array.count), decoded \(initialized))")
-            }
+            try walk.finish(decoded: initialized, decoder)
+        }
+    }
+}
+
+/// The elements of an array whole on the tape, one after another. (The tape is read by index
+/// each time: a model's code runs between two reads.)
+private struct WholeArrayWalk {
+    let array: TapeDecoder.WholeArray
+    private var child: Int
+    /// The array's path, made when first asked for.
+    private var arrayNode: CodingPathNode??
+
+    init(_ array: TapeDecoder.WholeArray) {
+        self.array = array
+        child = array.start &+ 1
+    }
+
+    /// The next element's index, or nil at the end.
+    mutating func next(in tape: TokenTape) -> Int? {
+        guard child < array.end else { return nil }
+        let token = tape[child]
+        guard !token.isContainerEnd else { return nil }
+        let index = child
+        let last = token.isContainerStart ? token.payload : child
+        guard last >= child else { return nil }
+        child = last &+ 1
+        return index
+    }
+
+    /// The array's path, for its elements.
+    mutating func node(_ decoder: TapeDecoder) -> CodingPathNode? {
+        if let arrayNode { return arrayNode }
+        let node = decoder.node
+        arrayNode = .some(node)
+        return node
+    }
+
+    /// Throws unless all `array.count` elements were decoded and the walk is at the end.
+    func finish(decoded: Int, _ decoder: TapeDecoder) throws {
+        guard decoded == array.count && child == array.end else {
+            throw decoder.corrupted("the array's elements were not all decoded (counted \(array.count), decoded \(decoded))")
         }
     }
 }

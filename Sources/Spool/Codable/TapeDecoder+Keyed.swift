@@ -130,12 +130,37 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try at(try required(key), key) { try $0.unwrap(T.self) }
+        try decode(T.self, at: try lookedUp(key, required: true), key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = try present(key) else { return nil }
-        return try at(value, key) { try $0.unwrap(T.self) }
+        guard let value = try lookedUp(key, required: false) else { return nil }
+        return try decode(T.self, at: value, key)
+    }
+
+    // A recursive model repeats the frames of `decode` and `decodeIfPresent` per level of
+    // nesting, so they are kept small: the lookup runs in a frame of its own, and a plain key
+    // (a synthesized `CodingKeys` enum) is passed by value, with no closure to borrow it.
+
+    /// ``required(_:)``, or ``present(_:)`` when not `required`, in a frame of its own.
+    @inline(never)
+    private func lookedUp(_ key: Key, required: Bool) throws -> Int? {
+        required ? try self.required(key) : try present(key)
+    }
+
+    /// The value at `value`, the value of `key`, as `T`.
+    @inline(__always)
+    private func decode<T: Decodable>(_ type: T.Type, at value: Int?, _ key: Key) throws -> T {
+        if let bits = CurrentKey.plainBits(of: key) {
+            return try decoder.decode(T.self, at: value, parent: node, key: .inline(bits, Key.self))
+        }
+        return try decodeBorrowing(T.self, at: value, key)
+    }
+
+    /// ``decode(_:at:_:)`` for a key that is not plain data, borrowed for the call.
+    @inline(never)
+    private func decodeBorrowing<T: Decodable>(_ type: T.Type, at value: Int?, _ key: Key) throws -> T {
+        try at(value, key) { try $0.unwrap(T.self) }
     }
 
     /// A container for the value of `key`; it holds this container's lease, if any (it may
@@ -165,8 +190,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A decoder of its own for the value (absent: `null`), as `JSONDecoder` gives.
     private func superDecoder(at value: Int?, key: CurrentKey) throws -> any Decoder {
+        if decoder.stackLimit.isExceeded() { throw decoder.tooDeep(Any.self) }
         let superDecoder = TapeDecoder(context: decoder.context, session: decoder.session, index: value, parent: node, key: key, anchor: object)
         superDecoder.lease = lease
+        superDecoder.stackLimit = decoder.stackLimit
         return superDecoder
     }
 

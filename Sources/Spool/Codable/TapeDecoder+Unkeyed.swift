@@ -217,9 +217,11 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         keepElements()
         let lease = self.lease
         return try element(Any.self) { decoder in
+            if decoder.stackLimit.isExceeded() { throw decoder.tooDeep(Any.self) }
             let superDecoder = TapeDecoder(
                 context: decoder.context, session: decoder.session, index: decoder.index, parent: decoder.parent, key: decoder.key)
             superDecoder.lease = lease
+            superDecoder.stackLimit = decoder.stackLimit
             return superDecoder
         }
     }

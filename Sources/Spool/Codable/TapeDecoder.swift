@@ -40,6 +40,9 @@ final class TapeDecoder: Decoder {
     /// container made from it, lives (``DecodingContext/ChildWalk/Lease``).
     var lease: DecodingContext.ChildWalk.Lease?
 
+    /// How deep this decode may recurse on the current thread's stack.
+    @exclusivity(unchecked) var stackLimit = StackLimit()
+
     /// The node last made for an object's path (``node(ofObjectAt:parent:key:)``): the
     /// children of one object are usually decoded one after another.
     @exclusivity(unchecked) private var lastNode: (object: Int, parent: CodingPathNode?, node: CodingPathNode)?
@@ -65,6 +68,7 @@ final class TapeDecoder: Decoder {
 
     /// The path of the object at `object`, the value of `key` in the container at `parent`, as
     /// a node: the last one made when it is for the same object, place and type of key.
+    @inline(never)
     func node(ofObjectAt object: Int, parent: CodingPathNode?, key: CurrentKey) -> CodingPathNode? {
         if case .none = key { return parent }
         if let last = lastNode, last.object == object, last.parent === parent, key.isSameType(as: last.node.key) {
@@ -93,6 +97,9 @@ final class TapeDecoder: Decoder {
 
     /// The current value as a keyed container, not boxed.
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
+        // (Every container is checked against the stack: a model may recurse through its own
+        // `init(from:)` with a `superDecoder` or a nested container, not through `unwrap`.)
+        if stackLimit.isExceeded() { throw tooDeep([String: Any].self) }
         let object = try value(expecting: .objectStart, [String: Any].self)
         var container = KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
         container.lease = lease
@@ -105,6 +112,7 @@ final class TapeDecoder: Decoder {
 
     /// The current value as an unkeyed container, not boxed.
     func arrayContainer(lease: DecodingContext.ChildWalk.Lease? = nil) throws -> UnkeyedContainer {
+        if stackLimit.isExceeded() { throw tooDeep([Any].self) }
         let array = try value(expecting: .arrayStart, [Any].self)
         return UnkeyedContainer(decoder: self, array: array, node: node, lease: lease ?? self.lease)
     }
@@ -149,9 +157,15 @@ final class TapeDecoder: Decoder {
     // MARK: - Decoding values
 
     /// Decodes the value at `index` (nil: absent) as `T`: the value of `key` in the container
-    /// at `parent`.
+    /// at `parent`. (Written out, not through ``at(_:parent:key:_:)``: this is the frame a
+    /// recursive model repeats per level, and a closure's context makes it larger.)
     func decode<T: Decodable>(_ type: T.Type, at index: Int?, parent: CodingPathNode?, key: CurrentKey) throws -> T {
-        try at(index, parent: parent, key: key) { try $0.unwrap(type) }
+        let saved = (self.index, self.parent, self.key)
+        self.index = index
+        self.parent = parent
+        self.key = key
+        defer { (self.index, self.parent, self.key) = saved }
+        return try dispatch(type)
     }
 
     /// Runs `body` with the decoder moved to the value at `index`, the value of `key` in the
@@ -172,7 +186,9 @@ final class TapeDecoder: Decoder {
     /// `JSONDecoder`).
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
         switch session.kind(of: T.self) {
-        case .model: return try type.init(from: self)
+        case .model:
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try type.init(from: self)
         case .string: return try same(quickOrScalar(String.self), T.self)
         case .bool: return try same(quickOrScalar(Bool.self), T.self)
         case .double: return try same(quickOrFloat(Double.self), T.self)
@@ -193,9 +209,39 @@ final class TapeDecoder: Decoder {
         case .decimal: return try same(scalar(Decimal.self), T.self)
         case .int128: return try same(integer(Int128.self), T.self)
         case .uint128: return try same(integer(UInt128.self), T.self)
-        case .array(let array): return try array.decodeArray(from: self, as: T.self)
-        case .stringKeyedDictionary(let dictionary): return try dictionary.decodeDictionary(from: self, as: T.self)
+        case .array(let array):
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try array.decodeArray(from: self, as: T.self)
+        case .stringKeyedDictionary(let dictionary):
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try dictionary.decodeDictionary(from: self, as: T.self)
         }
+    }
+
+    /// ``unwrap(_:)`` in a small frame, for the frames a recursive model repeats per level:
+    /// models and collections, which recurse, are checked against the stack and called from
+    /// here; the rest go through ``unwrap(_:)`` in a frame of its own (the scalars'
+    /// conversions, inlined, would make this one larger).
+    @inline(__always)
+    private func dispatch<T: Decodable>(_ type: T.Type) throws -> T {
+        switch session.kind(of: T.self) {
+        case .model:
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try type.init(from: self)
+        case .array(let array):
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try array.decodeArray(from: self, as: T.self)
+        case .stringKeyedDictionary(let dictionary):
+            if stackLimit.isExceeded() { throw tooDeep(T.self) }
+            return try dictionary.decodeDictionary(from: self, as: T.self)
+        default:
+            return try unwrapLeaf(type)
+        }
+    }
+
+    @inline(never)
+    private func unwrapLeaf<T: Decodable>(_ type: T.Type) throws -> T {
+        try unwrap(type)
     }
 
     /// `value` as `T`, which the session found to be `Value` itself: no dynamic cast needed.
@@ -422,6 +468,20 @@ final class TapeDecoder: Decoder {
         let location = (index ?? anchor).flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
         let text = location.map { "\($0): \(message)" } ?? message
         return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: text))
+    }
+
+    /// The error for a value nested too deep to decode on this thread's stack: refused,
+    /// located, where decoding it would overflow the stack.
+    @inline(never)
+    func tooDeep(_ type: Any.Type) -> DecodingError {
+        let depth = path(parent, key.codingKey).count
+        let error = DecodeError(
+            code: .tooDeep, keyPath: JSONKeyPath(codingPath.map(JSONKeyPath.Component.init)),
+            location: index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil },
+            expected: TypeName.of(type),
+            message: "nesting too deep to decode on this thread's stack (\(depth) levels): "
+                + "decode on a thread with a larger stack, or lower JSONParsingOptions.maxDepth")
+        return .dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.describe(error), underlyingError: error))
     }
 
     /// A `.dataCorrupted` error about the current value, located.

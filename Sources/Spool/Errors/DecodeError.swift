@@ -21,6 +21,9 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let badRawValue = Code(name: "bad raw value")
         /// An error thrown by a model's `decode` or a transformer.
         public static let custom = Code(name: "custom")
+        /// The value is nested too deep for a recursive model to decode on the current
+        /// thread's stack: decoding it would overflow the stack.
+        public static let tooDeep = Code(name: "too deep")
         /// The name of the code.
         public var description: String { name }
     }
