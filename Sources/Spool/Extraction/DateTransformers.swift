@@ -100,25 +100,29 @@ enum CivilDate {
     }
 
     /// The decimal number in the `width` bytes of `bytes` from `start`, or nil if they are not
-    /// all digits (or run past the end).
+    /// all digits (or run past the end), or are more than 18 (which an `Int` might not hold).
     @inline(__always)
     static func digits(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, width: Int) -> Int? {
-        guard start >= 0, start + width <= bytes.count else { return nil }
+        guard start >= 0, width <= 18, start + width <= bytes.count else { return nil }
         var value = 0
         for k in 0..<width {
             let digit = bytes[start + k] &- UInt8(ascii: "0")
             guard digit <= 9 else { return nil }
-            value = value * 10 + Int(digit)
+            value = value &* 10 &+ Int(digit)  // below 10^18
         }
         return value
     }
+
+    /// The last year read: nine digits, far past any date Foundation writes, and few enough
+    /// that day and second counts cannot overflow.
+    static let maximumYear = 999_999_999
 
     static func date(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, fraction: Double = 0,
         offsetSeconds: Int = 0
     ) -> Date? {
-        guard isValid(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
-            (0...60).contains(second)
+        guard year <= maximumYear, isValid(year: year, month: month, day: day), (0...23).contains(hour),
+            (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)

@@ -263,6 +263,18 @@ struct DateTransformerTests {
         #expect(throws: DateError.self) { try iso.apply("1500-02-30T00:00:00Z") }
     }
 
+    /// Long fields are refused, not overflowed: more than 18 digits, or a year past 999999999.
+    @Test func longFieldsThrow() throws {
+        let y = { (count: Int) in String(repeating: "y", count: count) }
+        let nines = { (count: Int) in String(repeating: "9", count: count) }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(18) + "-MM-dd").apply(nines(18) + "-01-01") }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(10)).apply("1000000000") }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(20)).apply(nines(20)) }
+        #expect(throws: DateError.self) { try DateTransformers.pattern("yyyy-MM-dd " + String(repeating: "S", count: 20)).apply("2016-01-01 " + nines(20)) }
+        #expect(try DateTransformers.pattern(y(9)).apply("000002016") == Self.utc(2016, 1, 1))
+        #expect(try DateTransformers.pattern(y(9)).apply(nines(9)) > Self.utc(9999, 1, 1))
+    }
+
     @Test func epochs() throws {
         #expect(try DateTransformers.secondsSince1970.apply(86_400) == Self.utc(1970, 1, 2))
         #expect(try DateTransformers.millisecondsSince1970.apply(1_500) == Date(timeIntervalSince1970: 1.5))
