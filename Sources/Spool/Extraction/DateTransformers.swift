@@ -12,7 +12,9 @@ import Foundation
 /// ```
 public enum DateTransformers {
     /// ISO 8601 / RFC 3339 date-times: `2016-01-01T12:30:00Z`, with optional fractional
-    /// seconds (`.5`, `.123456`) and a `Z` or `±hh:mm` / `±hhmm` offset.
+    /// seconds (`.5`, `.123456`) and a `Z` or `±hh:mm` / `±hhmm` offset. Years 0000 to 9999,
+    /// in Foundation's calendar as `JSONDecoder` reads them: Gregorian from 1582-10-15, Julian
+    /// before.
     public static let iso8601 = Transformer<String, Date> { text in
         guard let date = ISO8601Parser.parse(text) else { throw DateError(text: text, format: "ISO 8601") }
         return date
@@ -20,6 +22,8 @@ public enum DateTransformers {
 
     /// A fixed-width pattern in UTC, e.g. `yyyy-MM-dd`, `MM-dd-yyyy`, `yyyy-MM-dd HH:mm:ss`.
     /// Fields: `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS`; any other character must match itself.
+    /// Dates are read as a `DateFormatter` (`en_US_POSIX`, GMT) reads them: Gregorian from
+    /// 1582-10-15, Julian before, and year 0000 refused.
     public static func pattern(_ pattern: String) -> Transformer<String, Date> {
         let fields = DatePattern(pattern)
         return Transformer { text in
@@ -45,10 +49,24 @@ public struct DateError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "invalid date \(JSONKeyPath.quoted(text)) (expected \(format))" }
 }
 
-/// Calendar arithmetic for the proleptic Gregorian calendar in UTC.
+/// Calendar arithmetic in UTC for the calendar Foundation's `Calendar(identifier: .gregorian)`,
+/// `ISO8601DateFormatter`, `DateFormatter` and `JSONDecoder`/`JSONEncoder` use: Gregorian from
+/// 1582-10-15, Julian before it (year 0 is 1 BC, a Julian leap year). A date given as
+/// 1582-10-05 to 1582-10-14, which that calendar skips, is read as Foundation reads it: as a
+/// Julian date, the same day as 1582-10-15 to 1582-10-24.
 enum CivilDate {
-    /// Days from 1970-01-01 to the given date (Howard Hinnant's `days_from_civil`).
+    /// 1582-10-15, the first day of the Gregorian calendar, in days from 1970-01-01.
+    static let gregorianStart = -141_427
+
+    /// Days from 1970-01-01 to the given date.
     static func days(year: Int, month: Int, day: Int) -> Int {
+        let gregorian = gregorianDays(year: year, month: month, day: day)
+        return gregorian >= gregorianStart ? gregorian : julianDays(year: year, month: month, day: day)
+    }
+
+    /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`).
+    static func gregorianDays(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -57,9 +75,21 @@ enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Days from 1970-01-01 to the date in the proleptic Julian calendar: the same count with
+    /// years starting in March, in four-year cycles of 1461 days whose leap day ends the last.
+    static func julianDays(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let cycle = (y >= 0 ? y : y - 3) / 4
+        let yearOfCycle = y - cycle * 4
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        return cycle * 1461 + yearOfCycle * 365 + dayOfYear - 719_470
+    }
+
+    /// Whether the day exists in its month: years before 1582 are Julian (a leap year every
+    /// fourth year), later ones Gregorian (1582 is not a leap year in either).
     static func isValid(year: Int, month: Int, day: Int) -> Bool {
         guard (1...12).contains(month), day >= 1 else { return false }
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let leap = year < 1582 ? year % 4 == 0 : (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let length =
             switch month {
             case 2: leap ? 29 : 28
@@ -70,25 +100,29 @@ enum CivilDate {
     }
 
     /// The decimal number in the `width` bytes of `bytes` from `start`, or nil if they are not
-    /// all digits (or run past the end).
+    /// all digits (or run past the end), or are more than 18 (which an `Int` might not hold).
     @inline(__always)
     static func digits(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, width: Int) -> Int? {
-        guard start >= 0, start + width <= bytes.count else { return nil }
+        guard start >= 0, width <= 18, start + width <= bytes.count else { return nil }
         var value = 0
         for k in 0..<width {
             let digit = bytes[start + k] &- UInt8(ascii: "0")
             guard digit <= 9 else { return nil }
-            value = value * 10 + Int(digit)
+            value = value &* 10 &+ Int(digit)  // below 10^18
         }
         return value
     }
+
+    /// The last year read: nine digits, far past any date Foundation writes, and few enough
+    /// that day and second counts cannot overflow.
+    static let maximumYear = 999_999_999
 
     static func date(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, fraction: Double = 0,
         offsetSeconds: Int = 0
     ) -> Date? {
-        guard isValid(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
-            (0...60).contains(second)
+        guard year <= maximumYear, isValid(year: year, month: month, day: day), (0...23).contains(hour),
+            (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
@@ -146,7 +180,10 @@ struct DatePattern: Sendable {
             guard let value = CivilDate.digits(bytes, at: i, width: part.width) else { return nil }
             i += part.width
             switch part.field {
-            case UInt8(ascii: "y"): year = value
+            case UInt8(ascii: "y"):
+                // Year 0 (1 BC) has no year of era: DateFormatter's `yyyy` refuses it too.
+                guard value > 0 else { return nil }
+                year = value
             case UInt8(ascii: "M"): month = value
             case UInt8(ascii: "d"): day = value
             case UInt8(ascii: "H"): hour = value

@@ -118,8 +118,9 @@ struct CompatibilityDifferenceTests {
     /// `.iso8601`: JSONDecoder (Swift 6.3.1) also reads fractional seconds now (see
     /// ``iso8601FractionalSeconds()``). It reports a bad date string at the path of the
     /// container holding it (its `self.codingPath`), not at the value, unlike its other errors;
-    /// Spool at the value. Spool's parser is stricter on calendar dates and accepts RFC 3339's
-    /// lowercase `t` (both outside the Codable layer).
+    /// Spool at the value. Spool's parser is stricter on calendar dates, reads four-digit years
+    /// only, and accepts RFC 3339's lowercase `t` (all outside the Codable layer). Dates before
+    /// 1582 agree (HistoricDateTests).
     static let dates: [CompatCase] = [
         differs(Box<Date>.self, #"{"value": "yesterday"}"#, iso8601, label: "bad ISO 8601 date", foundation: corrupted(), spool: corrupted(KeyRecord("value"))),
         differs([Date].self, #"["2016-05-17T22:43:04Z", "x"]"#, iso8601, label: "bad ISO 8601 date", foundation: corrupted(), spool: corrupted(.index(1))),
@@ -127,6 +128,8 @@ struct CompatibilityDifferenceTests {
                 foundation: .value(Date(timeIntervalSince1970: 1_456_872_184)), spool: corrupted()),
         differs(Date.self, #""2016-05-17t22:43:04Z""#, iso8601, label: "lowercase t",
                 foundation: corrupted(), spool: .value(Date(timeIntervalSince1970: 1_463_524_984))),
+        differs(Date.self, #""10000-01-01T00:00:00Z""#, iso8601, label: "year past 9999",
+                foundation: .value(Date(timeIntervalSince1970: 253_402_300_800)), spool: corrupted()),
     ]
 
     @Test(arguments: dates) func iso8601Dates(_ row: CompatCase) { row.check() }

@@ -241,6 +241,40 @@ struct DateTransformerTests {
         #expect(Self.utc(1969, 12, 31).timeIntervalSince1970 == -86_400)
     }
 
+    /// Before 1582-10-15 dates are Julian, as in Foundation (the values are JSONDecoder's and
+    /// DateFormatter's on Swift 6.3.1); 1582-10-05 to 1582-10-14 are read as Julian dates.
+    @Test func julianCalendarBefore1582() throws {
+        let iso = DateTransformers.iso8601
+        let day = DateTransformers.pattern("yyyy-MM-dd")
+        for (text, seconds) in [
+            ("1582-10-15", -12_219_292_800), ("1582-10-04", -12_219_379_200), ("1582-10-05", -12_219_292_800),
+            ("1582-10-14", -12_218_515_200), ("1500-01-01", -14_830_992_000), ("1500-02-29", -14_825_894_400),
+            ("1499-12-23", -14_831_769_600), ("0001-01-01", -62_135_769_600), ("0100-02-29", -59_006_534_400),
+        ] {
+            #expect(try iso.apply(text + "T00:00:00Z").timeIntervalSince1970 == Double(seconds), "\(text)")
+            #expect(try day.apply(text).timeIntervalSince1970 == Double(seconds), "\(text)")
+        }
+        #expect(try iso.apply("0000-01-01T00:00:00Z").timeIntervalSince1970 == -62_167_392_000)
+        #expect(try iso.apply("0000-12-31T00:00:00Z").timeIntervalSince1970 == -62_135_856_000)
+        #expect(try iso.apply("1582-10-15T00:30:00+01:00").timeIntervalSince1970 == -12_219_294_600)
+        for bad in ["0000-01-01", "1582-02-29", "1500-02-30", "1700-02-29"] {
+            #expect(throws: DateError.self, "\(bad)") { try day.apply(bad) }
+        }
+        #expect(throws: DateError.self) { try iso.apply("1500-02-30T00:00:00Z") }
+    }
+
+    /// Long fields are refused, not overflowed: more than 18 digits, or a year past 999999999.
+    @Test func longFieldsThrow() throws {
+        let y = { (count: Int) in String(repeating: "y", count: count) }
+        let nines = { (count: Int) in String(repeating: "9", count: count) }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(18) + "-MM-dd").apply(nines(18) + "-01-01") }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(10)).apply("1000000000") }
+        #expect(throws: DateError.self) { try DateTransformers.pattern(y(20)).apply(nines(20)) }
+        #expect(throws: DateError.self) { try DateTransformers.pattern("yyyy-MM-dd " + String(repeating: "S", count: 20)).apply("2016-01-01 " + nines(20)) }
+        #expect(try DateTransformers.pattern(y(9)).apply("000002016") == Self.utc(2016, 1, 1))
+        #expect(try DateTransformers.pattern(y(9)).apply(nines(9)) > Self.utc(9999, 1, 1))
+    }
+
     @Test func epochs() throws {
         #expect(try DateTransformers.secondsSince1970.apply(86_400) == Self.utc(1970, 1, 2))
         #expect(try DateTransformers.millisecondsSince1970.apply(1_500) == Date(timeIntervalSince1970: 1.5))
