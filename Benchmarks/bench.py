@@ -225,6 +225,27 @@ def corpus_benchmarks(args, bench):
     sys.stdout.flush()
 
 
+def fallback_benchmarks(args, bench):
+    """The `try?` fallback idiom (an Int tried first, then a String) over arrays of strings of
+    each size: every element costs one refused value, whose error must cost O(1) in its index.
+    Medians of alternating rounds, each the median of 5 decodes in one process."""
+    contenders = [("JSONDecoder", "fallback-foundation"), ("StreamingJSONDecoder", "fallback-codable"),
+                  ("JSONDecodable operators", "fallback-operators")]
+    print("| elements | " + " | ".join(f"{name} ms" for name, _ in contenders) + " | Codable / JSONDecoder | operators / JSONDecoder |")
+    print("|---|" + "---|" * (len(contenders) + 2))
+    for count in args.fallback_sizes:
+        seconds = {mode: [] for _, mode in contenders}
+        for _ in range(args.rounds):
+            for _, mode in contenders:
+                _, _, stdout = measure([bench, mode, str(count)])
+                seconds[mode].append(reported(stdout, "seconds"))
+        medians = {mode: statistics.median(values) for mode, values in seconds.items()}
+        foundation = medians["fallback-foundation"]
+        cells = [f"{medians[mode] * 1000:.2f}" for _, mode in contenders]
+        print(f"| {count:,} | " + " | ".join(cells)
+              + f" | {medians['fallback-codable'] / foundation:.2f}x | {medians['fallback-operators'] / foundation:.2f}x |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100], help="catalog sizes in MB")
@@ -254,6 +275,10 @@ def main():
                         help="with --corpus: decodes per process of a catalog")
     parser.add_argument("--skip", nargs="+", default=[], metavar="WORD",
                         help="leave out the contenders whose name contains one of these words (e.g. DateFormatter)")
+    parser.add_argument("--fallback", action="store_true",
+                        help="time the try? fallback idiom (Int, else String) per element against JSONDecoder")
+    parser.add_argument("--fallback-sizes", type=int, nargs="+", default=[1000, 10000, 100000],
+                        help="with --fallback: the array sizes")
     parser.add_argument("--lines-mb", type=int, default=1000,
                         help="with --encode: megabytes of JSON Lines to write (0 to skip)")
     args = parser.parse_args()
@@ -265,6 +290,9 @@ def main():
         return
     if args.corpus:
         corpus_benchmarks(args, bench)
+        return
+    if args.fallback:
+        fallback_benchmarks(args, bench)
         return
     spool = binary(ROOT, "spool")
     contenders = [

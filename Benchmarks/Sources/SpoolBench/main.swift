@@ -36,6 +36,8 @@ import Darwin
 ///   (twitter, citm, canada, twitter-snake, catalog) read into `Data`, then decoded ITERATIONS
 ///   times by JSONDecoder or StreamingJSONDecoder, each decode timed; `corpus-read DOC FILE`
 ///   reads it only; `corpus-check DOC FILE` asserts both decode it `==` (CorpusBench.swift).
+/// - `fallback-foundation COUNT`, `fallback-codable COUNT`, `fallback-operators COUNT`: the
+///   `try?` fallback idiom over COUNT strings, each tried as an Int first (FallbackBench.swift).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -160,6 +162,8 @@ case "lines", "lines-foundation":
     }
 case "corpus-foundation", "corpus-spool", "corpus-read", "corpus-check":
     runCorpusMode(mode, Array(arguments.dropFirst(2)))
+case "fallback-foundation", "fallback-codable", "fallback-operators":
+    runFallbackMode(mode, Array(arguments.dropFirst(2)))
 default:
     fail("unknown mode \(mode)", code: 64)
 }

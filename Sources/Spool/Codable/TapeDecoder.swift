@@ -270,6 +270,11 @@ final class TapeDecoder: Decoder {
     @inline(__always)
     func quickScalar<T: JSONDecodable>(_ type: T.Type, at index: Int) -> T? {
         guard context.isValid(index) else { return nil }
+        // A token of another kind goes the long way at once, building no error here (a
+        // `try?` fallback from a number to a string pays for one error, not two).
+        let kind = tape[index].kind
+        let plausible = T.self == String.self ? kind == .string : T.self == Bool.self ? kind == .true || kind == .false : kind == .number
+        guard plausible else { return nil }
         return try? T.decode(Extractor(context: context, index: index))
     }
 
@@ -453,7 +458,14 @@ final class TapeDecoder: Decoder {
 
     /// `LINE:COLUMN: MESSAGE`, or the message alone without a location.
     static func describe(_ error: DecodeError) -> String {
-        error.location.map { "\($0): \(error.message)" } ?? error.message
+        guard let location = error.location else { return error.message }
+        var text = MessageText(capacity: error.message.utf8.count + 16)
+        text.append(location.line)
+        text.append(":")
+        text.append(location.column)
+        text.append(": ")
+        text.append(error.message)
+        return text.text
     }
 
     /// A type mismatch for the value at `index` (nil: absent).

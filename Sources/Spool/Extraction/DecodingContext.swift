@@ -273,14 +273,29 @@ final class DecodingContext {
     func path(of index: Int) -> JSONKeyPath {
         var components = basePath.components
         var node = rootIndex
+        var level = 0
         while node != index, tape.contains(node) {
             let token = tape[node]
             guard token.isContainerStart else { break }
             let end = token.payload > node ? token.payload : tape.end
             var child = node + 1
             var position = 0
+            // Resume after the child found at this level last time, when it is in the same
+            // container and not past `index`: errors asked for element after element of one
+            // array (a `try?` fallback in a loop) then cost O(1) each, not O(the index).
+            if level < pathMemos.count {
+                let memo = pathMemos[level]
+                if memo.container == node && memo.generation == tape.generation && memo.child > node
+                    && memo.child <= index && tape.contains(memo.child)
+                {
+                    child = memo.child
+                    position = memo.position
+                }
+            }
             var found = false
+            defer { level += 1 }
             while child < end {
+                pathSteps &+= 1
                 if child == tape.gapStart {  // released children: count them, skip them
                     if token.kind == .arrayStart { position += tape.gapChildren }
                     child += tape.gapLength
@@ -290,6 +305,7 @@ final class DecodingContext {
                     let value = child + 1
                     let last = tape.lastIndex(ofValueAt: value) ?? max(value, tape.end - 1)
                     if index == child || (index >= value && index <= last) {
+                        remember(PathMemo(container: node, child: child, position: position, generation: tape.generation), at: level)
                         components.append(.key(tape.text(of: tape[child])))
                         if index == child { return JSONKeyPath(components) }
                         node = value
@@ -300,6 +316,7 @@ final class DecodingContext {
                 } else {
                     let last = tape.lastIndex(ofValueAt: child) ?? max(child, tape.end - 1)
                     if index >= child && index <= last {
+                        remember(PathMemo(container: node, child: child, position: position, generation: tape.generation), at: level)
                         components.append(.index(position))
                         node = child
                         found = true
@@ -312,5 +329,25 @@ final class DecodingContext {
             if !found { break }
         }
         return JSONKeyPath(components)
+    }
+
+    /// Where ``path(of:)`` found its way through a container: the child (for an object, its
+    /// key) holding the index asked for, and that child's position.
+    struct PathMemo {
+        var container = -1
+        var child = 0
+        var position = 0
+        var generation = 0
+    }
+
+    /// The children ``path(of:)`` has stepped over, for tests of its cost.
+    @exclusivity(unchecked) private(set) var pathSteps = 0
+
+    /// The last ``PathMemo`` of each level from the root.
+    @exclusivity(unchecked) private var pathMemos: [PathMemo] = []
+
+    private func remember(_ memo: PathMemo, at level: Int) {
+        while pathMemos.count <= level { pathMemos.append(PathMemo()) }
+        pathMemos[level] = memo
     }
 }

@@ -370,14 +370,31 @@ public struct Extractor {
     func mismatchError(at target: Int, expected: String, reason: String?) -> DecodeError {
         let token = tape[target]
         let path = context.path(of: target)
-        let at = path.isEmpty ? "" : " at \(path.clippedDescription)"
         let kind = kindName(at: target)
         let clipped = excerpt(at: target)
-        let found = clipped.map { "\(kind) \($0)" } ?? kind
-        let why = reason.map { " (\($0))" } ?? ""
+        // "expected Int at items[3], found string "x" (reason)" (a `try?` fallback pays for
+        // this message on every value it refuses).
+        var message = MessageText()
+        message.append("expected ")
+        message.append(expected)
+        if !path.isEmpty {
+            message.append(" at ")
+            path.appendClippedDescription(to: &message)
+        }
+        message.append(", found ")
+        message.append(kind)
+        if let clipped {
+            message.append(" ")
+            message.append(clipped)
+        }
+        if let reason {
+            message.append(" (")
+            message.append(reason)
+            message.append(")")
+        }
         return DecodeError(
             code: token.kind == .null ? .null : .typeMismatch, keyPath: path, location: tape.location(of: token),
-            expected: expected, actual: kind, excerpt: clipped, message: "expected \(expected)\(at), found \(found)\(why)")
+            expected: expected, actual: kind, excerpt: clipped, message: message.text)
     }
 
     func badRawValueError<T>(_ type: T.Type) -> DecodeError {
@@ -441,6 +458,6 @@ public struct Extractor {
     }
 
     private func clip(_ text: String) -> String {
-        text.count > 40 ? String(text.prefix(37)) + "..." : text
+        text.utf8.count <= 40 || text.count <= 40 ? text : String(text.prefix(37)) + "..."
     }
 }

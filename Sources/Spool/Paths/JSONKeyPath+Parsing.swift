@@ -12,7 +12,7 @@ extension JSONKeyPath {
     /// For a missing key that reads like a path in Spool's notation (`"objects[0].members"`
     /// given as one string literal, which is one key): `did you mean ["objects", 0, "members"]?`.
     static func pathSyntaxHint(for component: Component) -> String? {
-        guard case .key(let key) = component, key.contains(".") || key.contains("["),
+        guard case .key(let key) = component, key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") }),
             let parsed = try? JSONKeyPath(parsing: key), parsed.components.count > 1
         else { return nil }
         return "did you mean \(parsed.arrayLiteral)? (a string literal is one key; "

@@ -21,9 +21,27 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
 
         /// The component as it appears in a path: `name`, `[3]` or `["a.b"]`.
         public var description: String {
+            var text = MessageText(capacity: 16)
+            append(to: &text)
+            return text.text
+        }
+
+        /// Appends ``description`` to `text` (messages about refused values are built often,
+        /// e.g. by `try?` fallbacks).
+        func append(to text: inout MessageText) {
             switch self {
-            case .index(let index): return "[\(index)]"
-            case .key(let key): return JSONKeyPath.isPlainKey(key) ? key : "[\(JSONKeyPath.quoted(key))]"
+            case .index(let index):
+                text.append("[")
+                text.append(index)
+                text.append("]")
+            case .key(let key):
+                if JSONKeyPath.isPlainKey(key) {
+                    text.append(key)
+                } else {
+                    text.append("[")
+                    text.append(JSONKeyPath.quoted(key))
+                    text.append("]")
+                }
             }
         }
     }
@@ -75,18 +93,24 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// The path in Spool's notation: keys joined by dots, `[N]` for indices, quoted keys in
     /// brackets when they are not identifiers, and `.` for the empty path.
     public var description: String {
-        if components.isEmpty { return "." }
-        var text = ""
+        var text = MessageText(capacity: 32)
+        appendDescription(to: &text)
+        return text.text
+    }
+
+    /// Appends ``description`` to `text`.
+    func appendDescription(to text: inout MessageText) {
+        guard !components.isEmpty else { return text.append(".") }
+        var first = true
         for component in components {
-            switch component {
-            case .key(let key) where JSONKeyPath.isPlainKey(key):
-                if !text.isEmpty { text += "." }
-                text += key
-            default:
-                text += component.description
+            if case .key(let key) = component, JSONKeyPath.isPlainKey(key) {
+                if !first { text.append(".") }
+                text.append(key)
+            } else {
+                component.append(to: &text)
             }
+            first = false
         }
-        return text
     }
 
     static func isPlainKey(_ key: String) -> Bool {
@@ -107,6 +131,19 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// ``description``, with a path deeper than 16 components clipped in the middle so that
     /// messages stay short: `[0][0][0][0][0][0][0][0]…(999984 more)…[0][0][0][0][0][0][0][0]`.
     public var clippedDescription: String {
+        var text = MessageText(capacity: 32)
+        appendClippedDescription(to: &text)
+        return text.text
+    }
+
+    /// Appends ``clippedDescription`` to `text`.
+    func appendClippedDescription(to text: inout MessageText) {
+        guard components.count > 16 else { return appendDescription(to: &text) }
+        text.append(clipped)
+    }
+
+    /// ``clippedDescription`` of a path deeper than 16 components.
+    private var clipped: String {
         let all = components
         guard all.count > 16 else { return description }
         let head = JSONKeyPath(Array(all.prefix(8))).description
@@ -117,6 +154,10 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func quoted(_ key: String) -> String {
+        // Most keys and excerpts need no escape: quoted as they are.
+        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + key + "\""
+        }
         var text = "\""
         for scalar in key.unicodeScalars {
             switch scalar {
