@@ -50,6 +50,7 @@ extension Array where Element: Decodable {
     /// The array at `array`, whole on the tape (``TapeDecoder/wholeArray()``): its elements are
     /// counted by its start token, and walked without a container.
     private static func decodeWhole(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
+        if array.count == 0 && array.end == array.start &+ 1 { return [] }  // (no path made for it)
         switch decoder.session.kind(of: Element.self) {
         case .model, .array, .stringKeyedDictionary:
             // Elements that nest, deep in the stack: this frame is repeated per level of a
@@ -73,9 +74,9 @@ extension Array where Element: Decodable {
     @inline(never)
     private static func decodeInPlace(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
         var walk = WholeArrayWalk(array)
+        let node = decoder.node
         return try [Element](unsafeUninitializedCapacity: array.count) { buffer, initialized in
             while initialized < array.count, let child = walk.next(in: decoder.tape) {
-                let node = walk.node(decoder)
                 buffer.initializeElement(
                     at: initialized, to: try decoder.at(child, parent: node, key: .index(initialized)) { try $0.unwrap(Element.self) })
                 initialized &+= 1
@@ -99,6 +100,7 @@ private struct WholeArrayWalk {
     }
 
     /// The next element's index, or nil at the end.
+    @inline(__always)
     mutating func next(in tape: TokenTape) -> Int? {
         guard child < array.end else { return nil }
         let token = tape[child]
@@ -111,6 +113,7 @@ private struct WholeArrayWalk {
     }
 
     /// The array's path, for its elements.
+    @inline(__always)
     mutating func node(_ decoder: TapeDecoder) -> CodingPathNode? {
         if let arrayNode { return arrayNode }
         let node = decoder.node
