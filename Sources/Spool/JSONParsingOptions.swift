@@ -36,12 +36,12 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// thread with a larger stack. Models with large stored properties, or `decode` functions
     /// with many locals, take more per level.
     ///
-    /// `Decodable` models (``StreamingJSONDecoder``, and streams of `Decodable` elements) are
-    /// checked against the thread's stack at every container: a value nested too deep for the
-    /// stack that is left is refused with a located `DecodingError.dataCorrupted` whose
-    /// underlying ``DecodeError`` has the code ``DecodeError/Code/tooDeep``, whatever this
-    /// limit, never a crash. Optimized, they reach the default 512 levels on a 512 KiB stack,
-    /// as `JSONDecoder` does (about 0.9 KiB per level for a class nested through an optional
+    /// Whatever this limit, no depth crashes: models are checked against the thread's stack at
+    /// every nested value, and a value nested too deep for the stack that is left is refused,
+    /// located, with the code ``DecodeError/Code/tooDeep`` (for `Decodable` models, in a
+    /// `DecodingError.dataCorrupted` whose `underlyingError` is that ``DecodeError``).
+    /// Optimized, `Decodable` models reach the default 512 levels on a 512 KiB stack, as
+    /// `JSONDecoder` does (about 0.9 KiB per level for a class nested through an optional
     /// member, 1.4 KiB per model level through an array).
     public var maxDepth: Int = 512
     /// The longest string or key accepted, in bytes of its source text; with

@@ -43,6 +43,10 @@ final class DecodingContext {
     /// is known to be the first with its key without looking back.
     @exclusivity(unchecked) var keysPassed = KeysPassed()
 
+    /// How deep models decoded from this context may recurse on the thread's stack (set where
+    /// the context is made, which is where its decoding starts).
+    @exclusivity(unchecked) var stackLimit = StackLimit()
+
     /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
     @exclusivity(unchecked) var filler: JSONReader?
     /// Whether a loop is releasing the children it has decoded (only one at a time).

@@ -336,11 +336,24 @@ public struct Extractor {
     /// nothing of its own: the error handling is out of line.
     func decode<T: JSONDecodable>(_ type: T.Type, at target: Int) throws -> T {
         try context.ensure(target)
+        if context.stackLimit.isExceeded() { throw tooDeepFailure(at: target, expected: T.self) }
         do {
             return try T.decode(Extractor(context: context, index: target))
         } catch {
             throw wrappedUnlessDecodeError(error, at: target, expected: T.self)
         }
+    }
+
+    /// The value at `target` is nested too deep for the stack that is left: decoding it would
+    /// overflow the stack.
+    @inline(never)
+    private func tooDeepFailure(at target: Int, expected: Any.Type) -> any Error {
+        let path = context.path(of: target)
+        return DecodeError(
+            code: .tooDeep, keyPath: path, location: context.isValid(target) ? tape.location(at: target) : nil,
+            expected: TypeName.of(expected),
+            message: "nesting too deep to decode on this thread's stack (\(path.components.count) levels) at "
+                + "\(path.clippedDescription): decode on a thread with a larger stack, or lower JSONParsingOptions.maxDepth")
     }
 
     @inline(never)

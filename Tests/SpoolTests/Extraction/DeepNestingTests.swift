@@ -223,3 +223,36 @@ struct StackPerLevelTests {
         #expect(jsonValue < 512)
     }
 }
+
+/// With the largest `maxDepth`, recursive operator models are refused where the stack runs
+/// out (``DecodeError/Code/tooDeep``), located, never a crash.
+@Suite("Recursive models past the stack")
+struct RecursiveModelStackLimitTests {
+    @Test(arguments: [512 * 1024, 8 << 20])
+    func aNodeTooDeepForTheStackIsRefused(stackSize: Int) throws {
+        var options = JSONParsingOptions()
+        options.maxDepth = JSONParsingOptions.largestMaxDepth
+        let text = StackPerLevelTests.nodes(depth: JSONParsingOptions.largestMaxDepth - 1)
+        let run = SmallStack.run(stackSize: stackSize) {
+            try StackPerLevelTests.Node.decodeValue(from: text, options: options)
+        }
+        guard case .failure(let failure) = run.result else {
+            Issue.record("decoded \(JSONParsingOptions.largestMaxDepth) levels on \(stackSize) bytes of stack")
+            return
+        }
+        let error = try #require(failure as? DecodeError, "\(failure)")
+        #expect(error.code == .tooDeep)
+        #expect(error.keyPath.components.count > 100)
+        #expect(error.location.map { $0.line == 1 && $0.column > 1000 } == true)
+        #expect(error.message.hasPrefix("nesting too deep to decode on this thread's stack"))
+    }
+
+    @Test func aTreeTooDeepForTheStackIsRefused() throws {
+        var options = JSONParsingOptions()
+        options.maxDepth = JSONParsingOptions.largestMaxDepth
+        let text = StackPerLevelTests.trees(depth: JSONParsingOptions.largestMaxDepth / 2)
+        let run = SmallStack.run { try StackPerLevelTests.Tree.decodeValue(from: text, options: options) }
+        let failure = try #require(throws: DecodeError.self) { try run.result.get() }
+        #expect(failure.code == .tooDeep)
+    }
+}

@@ -9,11 +9,12 @@ import Darwin
 /// How deep into the current thread's stack a decode may recurse before it refuses the value
 /// instead of overflowing the stack.
 ///
-/// A Codable model recurses once per level of nesting (`init(from:)` calls the decoder, which
-/// calls the child's `init(from:)`), so a document nested deep enough crashes any recursive
-/// decoder on a small stack (Apple's secondary threads have 512 KiB) or with a raised
-/// ``JSONParsingOptions/maxDepth``. The decoder checks the stack at each container it enters:
-/// a comparison of the current stack address with ``checkpoint``. Ordinary documents never go
+/// A model recurses once per level of nesting (a Codable `init(from:)` calls the decoder, which
+/// calls the child's `init(from:)`; a ``JSONDecodable`` `decode` calls the child's through
+/// ``Extractor``), so a document nested deep enough crashes any recursive decoder on a small
+/// stack (Apple's secondary threads have 512 KiB) or with a raised
+/// ``JSONParsingOptions/maxDepth``. The decoders check the stack at each nested value they
+/// decode: a comparison of the current stack address with ``checkpoint``. Ordinary documents never go
 /// past the first, provisional checkpoint (``provisionalDepth`` below where decoding started),
 /// so the thread's real bounds are looked up (`pthread_getattr_np`, which reads
 /// `/proc/self/maps` for a process's main thread) only by deep ones.
