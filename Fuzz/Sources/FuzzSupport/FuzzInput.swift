@@ -15,11 +15,19 @@ public struct FuzzInput {
     public let base: JSONParsingOptions
     public let smallChunk: Int
     public let selector: Int
+    /// More of the input than the flags and the text (a chunk plan), shown in reports.
+    public var context = ""
 
     public init?(_ data: UnsafePointer<UInt8>, _ size: Int) {
         guard size > 0 else { return nil }
-        flags = data[0]
-        bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+        self.init(flags: data[0], bytes: Array(UnsafeBufferPointer(start: data + 1, count: size - 1)))
+    }
+
+    /// The input with this flags byte and JSON text (for targets whose inputs hold more than
+    /// these two, such as a chunk plan).
+    public init(flags: UInt8, bytes: [UInt8]) {
+        self.flags = flags
+        self.bytes = bytes
         var options = JSONParsingOptions()
         options.allowsComments = flags & 1 != 0
         options.allowsMultipleValues = flags & 2 != 0
@@ -45,7 +53,9 @@ public struct FuzzInput {
     public var oneThread: JSONParsingOptions { options(chunkSize: 65_536, inBackground: false) }
 
     /// The input shown for a report: printable ASCII as is, other bytes escaped, clipped.
-    public var shown: String { FuzzInput.show(bytes) + " (flags 0x" + String(flags, radix: 16) + ")" }
+    public var shown: String {
+        FuzzInput.show(bytes) + " (flags 0x" + String(flags, radix: 16) + (context.isEmpty ? "" : ", " + context) + ")"
+    }
 
     public static func show(_ bytes: some Collection<UInt8>, limit: Int = 300) -> String {
         var text = ""

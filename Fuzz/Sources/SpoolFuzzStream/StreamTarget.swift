@@ -44,47 +44,6 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The path to stream: 0 the root; 1 the first key of a root object; 2 the deepest container
-/// reached by first children (a nested path); 3 the last key of a root object, or the second
-/// element of a root array. Where the value has no such thing, a path that leads nowhere.
-func chosenPath(_ selector: Int, root: RefNode?) -> JSONKeyPath {
-    switch (selector, root) {
-    case (0, _): return .root
-    case (1, .object(let members, _)?) where !members.isEmpty: return JSONKeyPath([.key(members[0].key)])
-    case (1, _): return "a"
-    case (2, let root?):
-        var components: [JSONKeyPath.Component] = []
-        var node = root
-        while true {
-            switch node {
-            case .object(let members, _):
-                guard let member = members.first(where: { isContainer($0.value) }) else { return finish(components) }
-                components.append(.key(member.key))
-                node = member.value
-            case .array(let items, _):
-                guard let index = items.firstIndex(where: isContainer) else { return finish(components) }
-                components.append(.index(index))
-                node = items[index]
-            default:
-                return finish(components)
-            }
-        }
-    case (3, .object(let members, _)?) where !members.isEmpty: return JSONKeyPath([.key(members[members.count - 1].key)])
-    case (3, .array?): return JSONKeyPath([.index(1)])
-    default: return ["a", 0]
-    }
-    func finish(_ components: [JSONKeyPath.Component]) -> JSONKeyPath {
-        components.isEmpty ? ["a", 0] : JSONKeyPath(components)
-    }
-}
-
-private func isContainer(_ node: RefNode) -> Bool {
-    switch node {
-    case .array, .object: return true
-    default: return false
-    }
-}
-
 /// `JSONValue.decodeValue(from:)` on one thread must give the reference's first value, or
 /// the reader's error.
 func checkDecodeValue(_ input: FuzzInput, _ reference: RefDocument) {
