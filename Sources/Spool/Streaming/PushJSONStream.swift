@@ -44,7 +44,7 @@ public final class PushJSONStream {
         do {
             try reader.append(bytes)
         } catch {
-            throw core.ended(by: error)
+            throw ended(by: error)
         }
     }
 
@@ -56,8 +56,15 @@ public final class PushJSONStream {
         do {
             try reader.finishInput()
         } catch {
-            throw core.ended(by: error)
+            throw ended(by: error)
         }
+    }
+
+    /// An input error: while the request is handing out, it ends the request and says how far
+    /// it got, as `next()` would; once the request has ended, it is the rest of the input's,
+    /// as ``JSONStream/finish()`` reports it.
+    private func ended(by error: ParseError) -> ParseError {
+        core.isFinished ? error : core.ended(by: error)
     }
 
     /// The elements of the array at `path`, each decoded as `T` (see
