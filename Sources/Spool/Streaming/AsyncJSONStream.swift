@@ -71,7 +71,7 @@ public final class AsyncJSONStream {
         if let refusal = core.begin(.count, at: path) { throw refusal }
         while true {
             if case .value(let count) = try core.countStep() { return count }
-            guard try await input.fill() else { return core.count }
+            guard try await fill() else { return core.count }
         }
     }
 
@@ -106,8 +106,19 @@ public final class AsyncJSONStream {
             switch try step() {
             case .value(let value): return value
             case .end: return nil
-            case .needsInput: guard try await input.fill() else { return try step().value }
+            case .needsInput: guard try await fill() else { return try step().value }
             }
+        }
+    }
+
+    /// Takes in the next chunk for the request. An error in the input ends the request and says
+    /// how far it got, as the error does when the request's own step finds it (and as
+    /// ``JSONStream`` reports it).
+    private func fill() async throws -> Bool {
+        do {
+            return try await input.fill()
+        } catch let error as ParseError {
+            throw core.isFinished ? error : core.ended(by: error)
         }
     }
 }

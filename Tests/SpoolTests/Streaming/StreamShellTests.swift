@@ -141,6 +141,24 @@ struct StreamShellTests {
         }
     }
 
+    /// An async stream's input ending inside the array: the error says how many elements were
+    /// read before it, as `JSONStream`'s does (found by SpoolFuzzCodableStream).
+    @Test(arguments: [1, 2, 4096])
+    func asyncInputErrorsSayHowFarTheRequestGot(_ size: Int) async throws {
+        let text = "[{}"
+        let sync = #expect(throws: ParseError.self) { try JSONStream(string: text).elements(of: JSONValue.self).forEach { _ in } }
+        #expect(sync?.message.hasSuffix("(1 element of the input read before it)") == true)
+        let stream = AsyncJSONStream(chunks: Self.chunks(Array(text.utf8), size: size))
+        let error = await #expect(throws: ParseError.self) {
+            for try await _ in stream.elements(of: JSONValue.self) {}
+        }
+        #expect(error?.description == sync?.description)
+        let counted = AsyncJSONStream(chunks: Self.chunks(Array(text.utf8), size: size))
+        let countError = await #expect(throws: ParseError.self) { _ = try await counted.count() }
+        let syncCount = #expect(throws: ParseError.self) { _ = try JSONStream(string: text).count() }
+        #expect(countError?.description == syncCount?.description)
+    }
+
     @Test func pushMembersCountAndRemainder() throws {
         let text = #"{"users": {"u1": 1, "u2": 2, "u3": 3}, "total": 3}"#
         let bytes = Array(text.utf8)
