@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzzNumbers", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // PushJSONStream fed random chunks vs JSONStream in one chunk.
         .executableTarget(name: "SpoolFuzzPush", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // JSONStream/AsyncJSONStream elements and members of a Decodable vs of JSONValue.
+        .executableTarget(name: "SpoolFuzzCodableStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )
