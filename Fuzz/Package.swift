@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzzDecode", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // Double and Float from number text (NumberConversion, a testing SPI) vs strtod/strtof.
         .executableTarget(name: "SpoolFuzzNumbers", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // JSONWriter round trip vs a reference serializer; StreamingJSONEncoder vs JSONEncoder.
+        .executableTarget(name: "SpoolFuzzWriter", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // PushJSONStream fed random chunks vs JSONStream in one chunk.
         .executableTarget(name: "SpoolFuzzPush", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // JSONStream/AsyncJSONStream elements and members of a Decodable vs of JSONValue.
