@@ -205,8 +205,10 @@ final class StreamCore {
     /// `error` ends the request: it says how many elements (or members) were handed out
     /// before it.
     func ended(by error: ParseError) -> ParseError {
-        phase = .done
+        // Before any request (a push stream's input failed first), nothing has ended: the
+        // request asked for later meets the error again, with its note.
         guard let request else { return error }
+        phase = .done
         let noun = request == .members ? "member" : request == .count && path.isEmpty && multipleValues ? "value" : "element"
         return error.noting(count, noun, of: path)
     }

@@ -141,6 +141,26 @@ struct StreamShellTests {
         }
     }
 
+    /// A request asked for after the push stream's input failed meets that error, as the pull
+    /// stream's does; it used to end at once with nothing (no elements, a count of 0).
+    @Test func aRequestAfterTheInputFailedThrowsItsError() throws {
+        let text = "x"
+        let expected = #expect(throws: ParseError.self) { _ = try JSONStream(string: text).count() }
+        let stream = PushJSONStream()
+        try stream.append(Array(text.utf8))
+        #expect(throws: ParseError.self) { try stream.finishInput() }
+        let elements = stream.elements(of: Int.self)
+        let error = #expect(throws: ParseError.self) { _ = try elements.next() }
+        #expect(error?.description == expected?.description)
+        let counted = PushJSONStream()
+        #expect(throws: ParseError.self) {
+            try counted.append(Array(text.utf8))
+            try counted.finishInput()
+        }
+        let countError = #expect(throws: ParseError.self) { _ = try counted.count() }
+        #expect(countError?.description == expected?.description)
+    }
+
     /// An async stream's input ending inside the array: the error says how many elements were
     /// read before it, as `JSONStream`'s does (found by SpoolFuzzCodableStream).
     @Test(arguments: [1, 2, 4096])
