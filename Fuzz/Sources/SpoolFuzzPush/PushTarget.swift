@@ -7,8 +7,8 @@ import Glibc
 
 /// Differential fuzzing of ``PushJSONStream`` against ``JSONStream`` (see Fuzz/README.md). The
 /// first byte holds the options and the path to stream (bits 5-6), as for SpoolFuzzStream; a
-/// ``ChunkPlan`` follows (how the text is cut, and when elements are taken out); the rest is
-/// JSON.
+/// ``ChunkPlan`` follows (how the text is cut, when elements are taken out, and with its spare
+/// bit 0, whether the request is asked for only after the first chunk); the rest is JSON.
 ///
 /// Three requests — `elements(of: JSONValue.self, at:)`, `members(of: JSONValue.self, at:)`
 /// and `count(at:)` — each run on a push stream fed the text in the plan's chunks, and on a
@@ -25,7 +25,7 @@ public func fuzzPush(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for request in Request.allCases {
         let pulled = Outcome(pulling: input, request, at: path)
         let pushed = Outcome(pushing: input, chunks, plan, request, at: path)
-        if pushed != pulled {
+        if pushed != pulled || (pushed.earlyError != nil && pushed.earlyError != pulled.finishError) {
             fail("PushJSONStream differs from JSONStream: \(request) at \(path)", input, "JSONStream:\n\(pulled)\nPushJSONStream:\n\(pushed)")
         }
     }
@@ -49,6 +49,14 @@ struct Outcome: Equatable, CustomStringConvertible {
     /// The remainder's value, or the error reading it.
     var remainder: String = ""
     var remainderValue: JSONValue?
+    /// A push stream's error thrown before the request was asked for (not compared: the pull
+    /// stream has no such moment; checked against its `finish()` error).
+    var earlyError: String?
+
+    static func == (a: Outcome, b: Outcome) -> Bool {
+        (a.values, a.keys, a.count) == (b.values, b.keys, b.count)
+            && (a.requestError, a.finishError, a.remainder, a.remainderValue) == (b.requestError, b.finishError, b.remainder, b.remainderValue)
+    }
 
     /// The request on a `JSONStream` of the whole input, on one thread.
     init(pulling input: FuzzInput, _ request: Request, at path: JSONKeyPath) {
@@ -86,8 +94,21 @@ struct Outcome: Equatable, CustomStringConvertible {
     init(pushing input: FuzzInput, _ chunks: [ArraySlice<UInt8>], _ plan: ChunkPlan, _ request: Request, at path: JSONKeyPath) {
         let stream = PushJSONStream(options: input.oneThread)
         var done = false
-        let elements = request == .elements ? stream.elements(of: JSONValue.self, at: path) : nil
-        let members = request == .members ? stream.members(of: JSONValue.self, at: path) : nil
+        var elements: JSONElements<JSONValue>?
+        var members: JSONMembers<JSONValue>?
+        var begun = false
+        /// Asks for the request: before any input, or (the plan's spare bit 0) after the first
+        /// chunk, which may have failed already.
+        func begin() {
+            guard !begun else { return }
+            begun = true
+            switch request {
+            case .elements: elements = stream.elements(of: JSONValue.self, at: path)
+            case .members: members = stream.members(of: JSONValue.self, at: path)
+            case .count: drainIfGoing()  // the count's request begins at its first call
+            }
+        }
+        let late = plan.spare & 1 == 1
 
         /// Takes out what the input so far completes; notes when the request has ended.
         func drain() throws {
@@ -113,7 +134,10 @@ struct Outcome: Equatable, CustomStringConvertible {
         /// container before finish(). Every chunk is appended, whatever was thrown before it,
         /// so the error's excerpt has the same input to show.
         func note(_ error: any Error) {
-            if !done && requestError == nil {
+            if !begun {
+                // Before the request: the error of the input alone, without a request's note.
+                earlyError = earlyError ?? describe(error, input)
+            } else if !done && requestError == nil {
                 requestError = describe(error, input)
             } else if finishError == nil {
                 finishError = describe(error, input)
@@ -124,9 +148,7 @@ struct Outcome: Equatable, CustomStringConvertible {
             do { try drain() } catch { note(error) }
         }
 
-        // The count's request begins at its first call: before any input, as the elements'
-        // and members' begin when they are asked for.
-        if request == .count { drainIfGoing() }
+        if !late { begin() }
         var appended = 0
         for (index, chunk) in chunks.enumerated() {
             do {
@@ -135,8 +157,10 @@ struct Outcome: Equatable, CustomStringConvertible {
                 note(error)
             }
             appended += chunk.count
+            begin()
             if plan.drains(after: index, length: chunk.count) { drainIfGoing() }
         }
+        begin()
         do {
             try stream.finishInput()
         } catch {
@@ -170,6 +194,7 @@ struct Outcome: Equatable, CustomStringConvertible {
         """
         values: \(keys.isEmpty ? values.map { "\($0)" } : zip(keys, values).map { "\($0): \($1)" })
         count: \(count.map(String.init) ?? "-")
+        error before the request: \(earlyError ?? "none")
         request error: \(requestError ?? "none")
         finish error: \(finishError ?? "none")
         remainder: \(remainder) \(remainderValue.map { "\($0)" } ?? "")
