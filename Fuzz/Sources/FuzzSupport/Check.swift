@@ -24,7 +24,7 @@ public func fail(_ what: String, _ input: FuzzInput, _ details: @autoclosure () 
 public enum KnownOldBehaviour: String, CaseIterable, Sendable {
     /// A `Double` or `Float` out of range decoded as infinity (new: a type mismatch).
     case infiniteFloatingPoint = "out-of-range Double/Float decoded as infinity"
-    /// A `Decimal` with more than 38 significant digits decoded, rounded (new: throws).
+    /// A `Decimal` with more than 38 significant digits decoded, rounded (new: exact, or throws).
     case longDecimal = "Decimal beyond 38 significant digits decoded (rounded)"
     /// A whole number written with a fraction or exponent (`0e41`) not decoded as an integer.
     case wholeNumberNotInteger = "whole number with fraction/exponent rejected as an integer"
