@@ -70,8 +70,6 @@ func checkDecodeValue(_ input: FuzzInput, _ reference: RefDocument) {
     }
 }
 
-let remainderAfterDecodeError = getenv("SPOOL_FUZZ_REMAINDER_AFTER_DECODE_ERROR").map { String(cString: $0) == "1" } ?? false
-
 /// What one run of the four stream requests gave.
 struct StreamRun: Equatable, CustomStringConvertible {
     var elements: [JSONValue] = []
@@ -107,7 +105,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         if elementStream.count != elements.count {
             fail("JSONElements.count is \(elementStream.count) after \(elements.count) elements", input)
         }
-        elementsRemainder = StreamRun.remainder(of: stream, after: elementsErrorCode, input, into: &remainders)
+        elementsRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
         stream = JSONStream(bytes: input.bytes, options: options)
         do {
@@ -115,7 +113,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         } catch {
             (countError, countErrorCode) = StreamRun.describe(error, input)
         }
-        countRemainder = StreamRun.remainder(of: stream, after: countErrorCode, input, into: &remainders)
+        countRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
         stream = JSONStream(bytes: input.bytes, options: options)
         let memberStream = stream.members(of: JSONValue.self, at: path)
@@ -127,7 +125,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         } catch {
             (membersError, membersErrorCode) = StreamRun.describe(error, input)
         }
-        membersRemainder = StreamRun.remainder(of: stream, after: membersErrorCode, input, into: &remainders)
+        membersRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
         stream = JSONStream(bytes: input.bytes, options: options)
         nonisolated(unsafe) var reports: [JSONElements<Int>.SkippedElement] = []
@@ -142,7 +140,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         }
         skipped = reports.map(\.description)
         skippedIndices = reports.map(\.index)
-        intsRemainder = StreamRun.remainder(of: stream, after: intsErrorCode, input, into: &remainders)
+        intsRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
     }
 
     /// The run with the location of missing-key errors dropped (see ``KnownOldBehaviour/missingKeyWithoutLocation``).
@@ -171,16 +169,8 @@ struct StreamRun: Equatable, CustomStringConvertible {
     }
 
     static func remainder(
-        of stream: JSONStream, after code: String?, _ input: FuzzInput, into values: inout [JSONValue?]
+        of stream: JSONStream, _ input: FuzzInput, into values: inout [JSONValue?]
     ) -> String {
-        // Library bug found by this target: after a request fails to find its path (a
-        // DecodeError), the remainder's tape holds a container that was never closed, and
-        // decoding it reads past the tape's end (ASan: SEGV; without ASan, stale memory).
-        // Skipped unless SPOOL_FUZZ_REMAINDER_AFTER_DECODE_ERROR=1.
-        if code?.hasPrefix("decode") == true && !remainderAfterDecodeError {
-            values.append(nil)
-            return "not read (after a decode error)"
-        }
         do {
             let value = try stream.remainder.decode(as: JSONValue.self)
             values.append(value)
