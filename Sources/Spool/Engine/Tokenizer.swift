@@ -311,11 +311,14 @@ final class Tokenizer {
         pendingStart = writer.scanTail(limit: end)
         // An unfinished token already over its limit comes before the form feed after it.
         if badWhitespace != nil, let error = writer.pendingError { throw fail(error) }
-        if badWhitespace != nil && options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0,
-            let start = pendingStart, writer.window[start] != UInt8(ascii: "\"")
+        if let badWhitespace, options.stopsAfterFirstValue && writer.depth == 0 && writer.topLevelCount == 0,
+            let start = pendingStart, start < badWhitespace,
+            JSONWriter.isJSONNumber(UnsafeBufferPointer(start: writer.window.pointer(at: start), count: badWhitespace - start))
         {
-            // A top-level scalar that the form feed ends (`1\f`): finish it; the rest is garbage.
-            // Inside a string (`"\f"`) the form feed is an error, reported below.
+            // A top-level number that the form feed ends (`1\f`): finish it; the rest is garbage.
+            // Inside a string (`"\f"`), an unfinished literal or number (`t\f`, `-\f`), the form
+            // feed is an error, reported below at its own place (completing would report the end
+            // of whatever input has arrived, which depends on the chunking).
             // (Only on the reader's own thread: this option parses nothing in the background.)
             try complete { recorder.complete() }
             return

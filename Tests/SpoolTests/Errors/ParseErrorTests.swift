@@ -267,4 +267,27 @@ struct ControlCharacterInStringTests {
             #expect(error.summary.contains("vertical tab"), "\(error.summary) (chunk \(chunkSize), garbage \(trailingGarbage))")
         }
     }
+
+    /// Found by the CI fuzz smoke run (SpoolFuzz): with trailing garbage allowed, an unfinished
+    /// literal or number ended by a vertical tab or form feed (`t\v...`) was reported as the end
+    /// of input, at the end of whatever input had arrived (1:17 in one chunk, 1:3 in 1-byte
+    /// chunks). It is the vertical tab, at its own place, as without trailing garbage; a whole
+    /// number ended by one is still the first value.
+    @Test(arguments: [1, 2, 3, 65_536])
+    func aVerticalTabAfterAnUnfinishedScalarIsNamedWhateverTheChunking(_ chunkSize: Int) throws {
+        for (text, column) in [("t\u{0B}xxxxxxxxxxxxxx", 2), ("tr\u{0C}xx", 3), ("-\u{0B}xx", 2), ("1.\u{0B}x", 3), ("nul\u{0B}", 4)] {
+            for trailingGarbage in [false, true] {
+                var options = JSONParsingOptions()
+                options.allowsTrailingGarbage = trailingGarbage
+                let error = try #require(parseError(text, chunkSize: chunkSize, options: options))
+                let context = "\(text.debugDescription): \(error.summary) (chunk \(chunkSize), garbage \(trailingGarbage))"
+                #expect(error.location.line == 1 && error.location.column == column, "\(context)")
+                #expect(error.summary.contains("vertical tab") || error.summary.contains("form feed"), "\(context)")
+            }
+        }
+        var options = JSONParsingOptions()
+        options.allowsTrailingGarbage = true
+        options.chunkSize = chunkSize
+        #expect(try Int.decodeValue(from: "12\u{0B}xx", options: options) == 12)
+    }
 }
