@@ -12,8 +12,9 @@ let package = Package(
     name: "SpoolFuzz",
     dependencies: [.package(name: "Spool", path: "..")],
     targets: [
-        // Cursor, chunking, incremental input, validation and round trip.
-        .executableTarget(name: "SpoolFuzz", dependencies: [spool], swiftSettings: settings),
+        // Cursor, chunking, incremental input, validation and round trip. (FuzzSupport for
+        // ASan's default options: its round trip decodes JSONValue, which checks the stack.)
+        .executableTarget(name: "SpoolFuzz", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // JSONStream elements / count / members / remainder, background vs one thread vs reference.
         .executableTarget(name: "SpoolFuzzStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // decodeValue of JSONValue, collections and models vs a reference built from tokens.
