@@ -3,8 +3,9 @@ import PackageDescription
 
 // libFuzzer targets for Spool, kept out of the main package (they only link with
 // `--sanitize=fuzzer`). One executable per fuzz entry point, each with its own
-// `LLVMFuzzerTestOneInput`; FuzzSupport holds what the newer ones share (input flags, the
-// reference tree, reference number rules). Build and run them as Fuzz/README.md says.
+// `LLVMFuzzerTestOneInput`; FuzzSupport holds what they share (input flags, chunk plans, the
+// path to stream, the reference tree, reference number rules, tolerations, ASan's default
+// options). Build and run them as Fuzz/README.md says.
 let spool = Target.Dependency.product(name: "Spool", package: "Spool")
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
