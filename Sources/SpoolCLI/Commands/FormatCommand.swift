@@ -10,6 +10,12 @@ struct FormatCommand: ParsableCommand {
             Like jq . (which loads the whole document), token by token: numbers keep their \
             exact text, strings are re-escaped, keys keep their order. With --ndjson, each \
             top-level value is written on its own line (JSON Lines), compact.
+
+            On invalid input, what was written before the error stays whole lines: the output \
+            ends with the last line finished before it (pretty: an element, a member or a \
+            bracket; --ndjson: a value; --compact: the document is one line, so nothing). \
+            Only a line longer than 1 MiB can have gone out in part; it then ends with a line \
+            feed at the last token before the error.
             """
     )
 
