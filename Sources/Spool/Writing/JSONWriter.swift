@@ -125,6 +125,8 @@ public final class JSONWriter {
     let lines: Bool
     let escapesSlashes: Bool
     let indentWidth: Int
+    /// The widest indentation (``Format/maxIndentation``, in whole levels), or `Int.max`.
+    let indentationLimit: Int
     /// The nesting level of this writer's top level: non-zero for the side writers an encoder
     /// uses for `superEncoder()`, whose output is spliced in deeper.
     var baseLevel = 0
@@ -167,6 +169,7 @@ public final class JSONWriter {
         lines = format.isLines
         escapesSlashes = format.escapesSlashes
         indentWidth = format.indentWidth
+        indentationLimit = format.indentationLimit
         capacity = max(initialCapacity, 64)
         if let memory = malloc(capacity) {
             buffer = memory.assumingMemoryBound(to: UInt8.self)
@@ -458,7 +461,7 @@ public final class JSONWriter {
     @inline(__always)
     func writeSeparator() throws(WriteError) {
         if pretty {
-            let indent = (baseLevel &+ outer.count) &* indentWidth
+            let indent = indentation(atLevel: baseLevel &+ outer.count)
             try reserve(indent &+ 2)
             if current.count > 0 {
                 append(UInt8(ascii: ","))
@@ -510,7 +513,7 @@ public final class JSONWriter {
             }
         }
         if pretty {
-            let indent = (baseLevel &+ outer.count &- 1) &* indentWidth
+            let indent = indentation(atLevel: baseLevel &+ outer.count &- 1)
             try reserve(indent &+ 2)
             append(0x0A)
             appendSpaces(indent)
@@ -521,6 +524,12 @@ public final class JSONWriter {
         outer.removeTop()
         current = parent
         try endValue()
+    }
+
+    /// The spaces before a line at nesting `level` in pretty output.
+    @inline(__always)
+    func indentation(atLevel level: Int) -> Int {
+        min(level &* indentWidth, indentationLimit)
     }
 
     // MARK: - Internals: bytes
