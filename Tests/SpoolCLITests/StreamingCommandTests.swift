@@ -232,6 +232,26 @@ struct StreamingCommandTests {
         #expect(cut.stdout.filter { $0 == "\n" }.count == 1)
     }
 
+    /// Indentation stops growing at 64 spaces: deep nesting cannot multiply the output by
+    /// indent x depth (511 levels at --indent 16 gave 4 MB for 1 KB; jq stops at 256).
+    @Test func fmtIndentationStopsGrowingAt64Spaces() throws {
+        let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+        for indent in ["2", "16"] {
+            let run = try Spool.run(["fmt", "--indent", indent], stdin: Data(deep.utf8))
+            #expect(run.status == 0)
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == 1022)
+            #expect(lines.map(\.utf8.count).max() == 65)  // 64 spaces and a bracket
+            #expect(run.stdout.utf8.count <= 66 * deep.utf8.count)
+            let tokens = try Spool.run(["fmt", "--compact"], stdin: Data(run.stdout.utf8))
+            #expect(tokens.stdout == deep + "\n")  // the same JSON
+        }
+        // Below the limit, nothing changes: 32 levels at --indent 2.
+        let shallow = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        let lines = try Spool.run(["fmt"], stdin: Data(shallow.utf8)).stdout.split(separator: "\n")
+        #expect(lines.map(\.utf8.count) == (0..<33).map { 2 * $0 + 1 } + (0..<33).reversed().map { 2 * $0 + 1 })
+    }
+
     @Test func fmtOfTheSampleReadsBackToTheSameTokens() throws {
         let compact = try Spool.run(["fmt", "--compact", "Examples/bands.json"])
         let items = try Spool.run(["items", "--ndjson", "."], stdin: Data(compact.stdout.utf8))

@@ -15,8 +15,13 @@ enum JSONOutput {
     /// input breaks inside it, what went out of it is ended with a line feed.
     static let wholeLineLimit = 1 << 20
 
+    /// Pretty output's widest indentation: past it, levels line up with the deepest that fits,
+    /// so deeply nested input cannot multiply the output by its depth.
+    static let maxIndentation = 64
+
     static func writer(_ layout: JSONWriter.Format.Layout) -> JSONWriter {
-        let writer = JSONWriter.standardOutput(format: JSONWriter.Format(layout, escapesSlashes: false))
+        let format = JSONWriter.Format(layout, escapesSlashes: false, maxIndentation: maxIndentation)
+        let writer = JSONWriter.standardOutput(format: format)
         writer.wholeLineLimit = wholeLineLimit
         return writer
     }
