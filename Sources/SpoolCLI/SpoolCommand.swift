@@ -9,7 +9,10 @@ struct SpoolCommand: ParsableCommand {
         discussion: """
             FILE is optional everywhere: absent or '-' means standard input. PATH: keys joined \
             by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root. \
-            File names are printed with control characters escaped (\\u{1b}).
+            A FILE or PATH that begins with '-' goes after -- (spool count objects -- -hot.json), \
+            or the file is written ./-hot.json: an argument of one '-' and several letters is \
+            refused, never read as flags. File names are printed with control characters \
+            escaped (\\u{1b}).
 
             Exit codes: 0 success; 1 invalid or undecodable input (FILE:LINE:COLUMN: error: ... \
             on stderr), or bands skipped by --skip-invalid; 64 usage error; 66 input cannot be \
@@ -36,6 +39,10 @@ struct SpoolCommand: ParsableCommand {
         ignoreBrokenPipeSignal()
         checkStandardOutputAtExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let name = Arguments.dashedName(in: arguments) {
+            printToStandardError(Arguments.refusal(of: name))
+            exit(withError: ExitCode.validationFailure)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -111,6 +111,27 @@ struct HostileUseTests {
         #expect(!unsafe(extra.stderr))
     }
 
+    /// ArgumentParser reads `-hot.json` as the short flags -h -o -t...: help, and status 0,
+    /// without reading the file. Such a name is refused; after `--`, it is a name.
+    @Test func aNameThatBeginsWithADashIsNeverReadAsFlags() throws {
+        for arguments in [["count", "objects", "-hot.json"], ["validate", "-hot.json"], ["validate", "-q", "-chart.json"], ["items", "-x.y"], ["validate", "-qh"]] {
+            let run = try Spool.run(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stdout.isEmpty, "\(arguments)")
+            #expect(run.stderr == "spool: unknown option '\(arguments.last!)'; a FILE or PATH that begins with '-' goes after --: spool COMMAND ... -- \(arguments.last!) (or write the file as ./\(arguments.last!))\n")
+        }
+        let sample = try String(contentsOf: Spool.repository.appendingPathComponent("Examples/bands.json"), encoding: .utf8)
+        let directory = try Self.directory(["-hot.json": sample])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counted = try Self.shell("cd '\(directory.path)' && spool count objects -- -hot.json && spool count objects ./-hot.json")
+        #expect(counted.status == 0)
+        #expect(counted.stdout == "5\n5\n")
+        // The short flags alone keep their meaning.
+        #expect(try Spool.run(["validate", "-h"]).stdout.hasPrefix("OVERVIEW: Check that the input is valid JSON."))
+        let quiet = try Spool.run(["validate", "-q", "Examples/bands.json"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+    }
+
     /// Standard input and output inherited in non-blocking mode: reads and writes wait for
     /// the descriptor instead of failing with EAGAIN.
     @Test func nonBlockingDescriptorsAreWaitedFor() throws {

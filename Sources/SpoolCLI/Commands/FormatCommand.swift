@@ -24,7 +24,7 @@ struct FormatCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The JSON input; '-' or absent for standard input.")
+    @Argument(help: "The JSON input; '-' or absent for standard input. A name that begins with '-' goes after --.")
     var file: String?
 
     @Option(help: "Spaces per level of indentation (0 to 16); it stops growing at 64 spaces.")
