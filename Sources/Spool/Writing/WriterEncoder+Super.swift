@@ -14,7 +14,9 @@ extension WriterEncoder {
         let pathKey: any CodingKey = key ?? IndexCodingKey(index: levels[top].count + pending)
         let layout: JSONWriter.Format.Layout = writer.lines ? .compact : writer.format.layout
         let sideWriter = JSONWriter(
-            output: .memory, format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes), initialCapacity: 256)
+            output: .memory,
+            format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes, maxIndentation: writer.format.maxIndentation),
+            initialCapacity: 256)
         // Its top level sits inside this container, so pretty output indents to match.
         sideWriter.baseLevel = writer.baseLevel + writer.outer.count
         let side = WriterEncoder(writer: sideWriter, configuration: configuration, basePath: path(through: top) + [pathKey])

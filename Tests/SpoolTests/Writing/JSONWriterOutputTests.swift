@@ -136,6 +136,67 @@ struct JSONWriterOutputTests {
         #expect(received == expected)
     }
 
+    /// Writes `lines` values of JSON Lines to a file with `wholeLineLimit`, then the start of
+    /// one more, unfinished (`unfinished` strings in an array), then ends at a line boundary.
+    func linesStoppedByAnError(limit: Int, lines: Int, unfinished: Int) throws -> (written: String, whole: String) {
+        let path = temporaryPath("lines-\(limit)-\(lines)-\(unfinished).json")
+        defer { unlink(path) }
+        let writer = try JSONWriter(toFile: path, format: .lines)
+        writer.wholeLineLimit = limit
+        var whole = ""
+        for index in 0..<lines {
+            try writer.beginObject()
+            try writer.key("line")
+            try writer.number(index)
+            try writer.key("text")
+            try writer.string("some text to fill the line")
+            try writer.endObject()
+            whole += #"{"line":\#(index),"text":"some text to fill the line"}"# + "\n"
+        }
+        try writer.beginArray()
+        for _ in 0..<unfinished { try writer.string("an element of a value that never ends") }
+        try writer.finishAtLineBoundary()
+        #expect(writer.isFinished)
+        #expect(throws: WriteError.self) { try writer.null() }
+        return (try String(contentsOfFile: path, encoding: .utf8), whole)
+    }
+
+    @Test func anErrorDropsTheUnfinishedLineAndKeepsTheWholeOnes() throws {
+        // Many buffers' worth of lines: each flush stopped at a line feed.
+        let (written, whole) = try linesStoppedByAnError(limit: 1 << 20, lines: 20_000, unfinished: 5_000)
+        #expect(written.count == whole.count)
+        #expect(written == whole)
+        // Without the limit, the buffer goes out wherever it ends, and the line is cut.
+        let (cut, _) = try linesStoppedByAnError(limit: 0, lines: 20_000, unfinished: 5_000)
+        #expect(cut.hasSuffix("\n"))
+        #expect(cut.count > whole.count)
+    }
+
+    @Test func aLineLongerThanTheLimitIsEndedWhereItStopped() throws {
+        let (written, whole) = try linesStoppedByAnError(limit: 1000, lines: 10, unfinished: 10_000)
+        #expect(written.hasPrefix(whole + "["))
+        #expect(written.hasSuffix("\"an element of a value that never ends\"\n"))
+        #expect(written.filter { $0 == "\n" }.count == 11)
+    }
+
+    @Test func nothingWholeMeansNothingWritten() throws {
+        let (written, _) = try linesStoppedByAnError(limit: 1 << 20, lines: 0, unfinished: 3)
+        #expect(written.isEmpty)
+    }
+
+    @Test func prettyOutputStopsAtItsLastWholeLine() throws {
+        let writer = JSONWriter(format: .pretty())
+        try writer.beginObject()
+        try writer.key("a")
+        try writer.beginArray()
+        try writer.number(1)
+        try writer.number(2)
+        try writer.finishAtLineBoundary()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\n  \"a\" : [\n    1,\n")
+        try writer.finishAtLineBoundary()  // a second call does nothing
+        #expect(throws: WriteError.self) { try writer.endArray() }
+    }
+
     @Test func standardOutputIsDescriptorOne() {
         let writer = JSONWriter.standardOutput(format: .lines)
         if case .descriptor(let fd, let name, let closes) = writer.output {
