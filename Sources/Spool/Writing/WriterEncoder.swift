@@ -86,18 +86,46 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// The error of a super encoder's value that could not be placed (WriterEncoder+Super.swift):
     /// ``encodeRoot(_:)`` throws it even when the call that met it could not.
     var lostValueError: (any Error)?
+    /// The deepest nesting written (``StreamingJSONEncoder/maxDepth``), at least 1.
+    let maxDepth: Int
+    /// How deep this encoder may recurse on the current thread's stack: from where it was
+    /// made, and again from each ``encodeRoot(_:)`` (a session's values may come on other threads).
+    @exclusivity(unchecked) var stackLimit = StackLimit()
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
         self.writer = writer
         self.configuration = configuration
         self.basePath = basePath
+        maxDepth = max(1, configuration.maxDepth)
         sortsKeys = configuration.outputFormatting.contains(.sortedKeys)
         switch configuration.keyEncodingStrategy {
         case .useDefaultKeys: keyMode = .plain
         case .convertToSnakeCase: keyMode = .snakeCase
         case .custom(let convert): keyMode = .custom(convert)
         }
+    }
+
+    deinit {
+        // Super encoders not placed (the encode failed) hold the ones inside them, as deep as the
+        // value went: released one by one, not by a recursion as deep (which, from a refusal at
+        // the stack's limit, would overflow it).
+        guard levels.contains(where: { $0.supers != nil }) else { return }
+        var pending = takeSupers()
+        while var encoder = pending.popLast() {
+            if isKnownUniquelyReferenced(&encoder) { pending += encoder.takeSupers() }
+        }
+    }
+
+    /// The encoders of the super encoders waiting in every level, taken out of them.
+    private func takeSupers() -> [WriterEncoder] {
+        var encoders: [WriterEncoder] = []
+        for index in levels.indices {
+            guard let supers = levels[index].supers else { continue }
+            levels[index].supers = nil
+            encoders += supers.map(\.encoder)
+        }
+        return encoders
     }
 
     // MARK: - Encoder
@@ -120,6 +148,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
         case .empty:
             do {
+                try checkNesting(at: path(through: frame))
                 try writer.openContainer(.object, sorted: sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
@@ -149,6 +178,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return UnkeyedContainer(encoder: self, id: levels[frame].id)
         case .empty:
             do {
+                try checkNesting(at: path(through: frame))
                 try writer.openContainer(.array, sorted: false)
             } catch {
                 return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
@@ -177,6 +207,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// encodes nothing is an error (as in `JSONEncoder`); deeper, it is `{}`. On failure the
     /// writer goes back to where it was, when it can.
     func encodeRoot<T: Encodable>(_ value: T) throws {
+        stackLimit = StackLimit()
         let mark = writer.checkpoint()
         do {
             if try !encodeSpecial(value, key: .none) {
@@ -217,6 +248,8 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// whatever it opened; a frame that wrote nothing is `{}`, or an error at the top level
     /// (where `root` is the value).
     func encodeFrame(key: PathKey, root: Any?, _ body: () throws -> Void) throws {
+        // (A value may recurse without opening a container: through single value containers.)
+        if stackLimit.isExceeded() { throw stackExhausted(at: path(adding: key)) }
         let depth = levels.count
         push(Level(id: nextID, state: .empty, isFrame: true, key: key))
         nextID &+= 1
@@ -401,12 +434,19 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         case .keyed: try writer.closeContainer(.object)
         case .unkeyed: try writer.closeContainer(.array)
         case .single: break
-        case .empty:
-            try writer.openContainer(.object, sorted: false)
-            try writer.closeContainer(.object)
+        case .empty: try writeEmptyObject()
         }
         levels.removeLast()
         topID = levels.last?.id ?? 0
+    }
+
+    /// Writes `{}` for the frame on top, which encoded nothing. (Out of line: it is rare, and
+    /// ``closeTop()`` runs at the end of every value.)
+    @inline(never)
+    private func writeEmptyObject() throws {
+        try checkNesting(at: path(through: levels.count - 1))
+        try writer.openContainer(.object, sorted: false)
+        try writer.closeContainer(.object)
     }
 
     /// The coding path to the value of `levels[index]`.
@@ -425,6 +465,39 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         var path = path(through: levels.count - 1)
         if let key = key.codingKey { path.append(key) }
         return path
+    }
+
+    // MARK: - Nesting
+
+    /// The nesting of the writer's output here: its open containers, and those around a super
+    /// encoder's writer.
+    var outputDepth: Int { writer.baseLevel &+ writer.outer.count }
+
+    /// Checks that a container may open here, for the value at `path`: within ``maxDepth``, and
+    /// with stack left for the levels inside it.
+    /// - Throws: `EncodingError.invalidValue` when it may not.
+    @inline(__always)
+    func checkNesting(at path: @autoclosure () -> [any CodingKey]) throws {
+        if outputDepth >= maxDepth { throw tooDeep(at: path()) }
+        if stackLimit.isExceeded() { throw stackExhausted(at: path()) }
+    }
+
+    /// The error for a container that would nest deeper than ``maxDepth``.
+    @inline(never)
+    func tooDeep(at path: [any CodingKey]) -> EncodingError {
+        let message = "nesting is deeper than the maximum depth of \(maxDepth) (StreamingJSONEncoder.maxDepth, "
+            + "JSONParsingOptions.maxDepth's default, so that the output decodes): raise maxDepth to write it"
+        return EncodingError.invalidValue(message, EncodingError.Context(codingPath: path, debugDescription: message))
+    }
+
+    /// The error for a value too deep to encode on the thread's stack that is left.
+    @inline(never)
+    func stackExhausted(at path: [any CodingKey]) -> EncodingError {
+        // Levels of arrays and objects, or of values inside each other through single values.
+        let depth = max(outputDepth, levels.reduce(0) { $0 + ($1.isFrame ? 1 : 0) })
+        let message = "nesting too deep to encode on this thread's stack (\(depth) levels): "
+            + "encode on a thread with a larger stack, or lower StreamingJSONEncoder.maxDepth"
+        return EncodingError.invalidValue(message, EncodingError.Context(codingPath: path, debugDescription: message))
     }
 
     func misuse(_ message: String, at codingPath: [any CodingKey]? = nil) -> EncodingError {
