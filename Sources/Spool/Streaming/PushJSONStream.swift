@@ -21,7 +21,10 @@
 /// the remainder and memory bounds are those of ``JSONStream`` (both run the same streaming
 /// loop): memory holds the largest element and the input not yet parsed, never the document.
 /// An error is thrown once the rest of its line (or 48 bytes) has arrived, or at
-/// ``finishInput()``, so its message is the one a file gives, however the input was split.
+/// ``finishInput()``, so its message is the one a file gives, however the input was split. It
+/// comes from the first of ``append(_:)``, ``finishInput()`` and `next()` to find it once every
+/// element before it has been handed out, in whatever order they are called: the element loop
+/// never ends normally on input already known to be invalid, even after the streamed array.
 ///
 /// A stream is a single-threaded object: use it from one thread or task at a time.
 public final class PushJSONStream {
@@ -30,7 +33,7 @@ public final class PushJSONStream {
 
     /// A stream that reads what ``append(_:)`` gives it.
     public init(options: JSONParsingOptions = .init()) {
-        core = StreamCore(reader: JSONReader.incremental(options: options))
+        core = StreamCore(reader: JSONReader.incremental(options: options), endsWithKnownFailure: true)
     }
 
     private var reader: JSONReader { core.reader }
@@ -38,19 +41,27 @@ public final class PushJSONStream {
     private var inputFinished = false
 
     /// Adds the next chunk of input. The elements it completes come out of `next()`.
-    /// - Throws: ``ParseError`` when the input so far is invalid and every element before the
-    ///   error has been handed out (else `next()` throws it after them).
+    /// - Throws: ``ParseError`` when the input so far is invalid (and the rest of the error's
+    ///   line, or 48 bytes, has arrived) and every element before the error has been handed
+    ///   out; else `next()` throws it after them, in place of ending, also when the error lies
+    ///   after the streamed array or object.
     public func append(_ bytes: some Sequence<UInt8>) throws {
         do {
             try reader.append(bytes)
         } catch {
             throw core.ended(by: error)
         }
+        try throwKnownFailure()
     }
 
     /// Ends the input: the last elements come out of `next()`, then it returns `nil` with
     /// ``JSONElements/isFinished`` true.
-    /// - Throws: ``ParseError`` when the input ended inside a value or held no value.
+    /// - Throws: ``ParseError`` when the input is invalid (it ended inside a value, held no
+    ///   value, or has invalid text anywhere, such as after the top-level value) and every
+    ///   element before the error has been handed out; else `next()` throws it after them,
+    ///   in place of ending. Before any request (``elements(of:at:onError:)`` and the like),
+    ///   it throws only when no token comes before the error (an empty input); the request's
+    ///   `next()`, ``finish()`` or ``remainder`` report the others.
     public func finishInput() throws {
         inputFinished = true
         do {
@@ -58,6 +69,13 @@ public final class PushJSONStream {
         } catch {
             throw core.ended(by: error)
         }
+        try throwKnownFailure()
+    }
+
+    /// Throws the reader's final parse error when the request has already handed out
+    /// everything: no later `next()` would reach it, and the input is known to be invalid.
+    private func throwKnownFailure() throws {
+        if core.isFinished, let failure = reader.knownFailure { throw core.ended(by: failure) }
     }
 
     /// The elements of the array at `path`, each decoded as `T` (see

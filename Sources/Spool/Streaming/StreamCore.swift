@@ -90,8 +90,16 @@ final class StreamCore {
     /// Elements (or members) handed out or skipped so far, over every top-level value.
     private(set) var count = 0
 
-    init(reader: JSONReader) {
+    /// Whether the request, at the end of its container, throws a parse error the reader
+    /// already holds for the input after it (``JSONReader/knownFailure``) rather than ending:
+    /// ``PushJSONStream``'s contract. The other shells leave the input after the container to
+    /// `finish()` and the remainder, so that their element loops do not depend on how far
+    /// parsing has run ahead.
+    let endsWithKnownFailure: Bool
+
+    init(reader: JSONReader, endsWithKnownFailure: Bool = false) {
         self.reader = reader
+        self.endsWithKnownFailure = endsWithKnownFailure
     }
 
     // MARK: - Requests
@@ -288,6 +296,10 @@ final class StreamCore {
                     recorder.recordStreamedEnd(from: reader)
                     // (NDJSON: the next value's container, at the same path.)
                     phase = multipleValues ? .finishingValue : .done
+                    // Pushed input already known to be invalid after the container: the
+                    // request ends with that error, not normally (the tokens before it are
+                    // never read here, so the reader would not throw it).
+                    if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
                     continue
                 }
                 let isMember = !topLevel && token == .key

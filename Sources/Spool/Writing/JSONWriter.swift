@@ -215,7 +215,8 @@ public final class JSONWriter {
         if case .descriptor(let descriptor, let name, let closes) = output {
             // Best effort for a writer dropped without finish(): nothing is left to report to.
             if !finished && blocked == nil && count > 0 {
-                try? Self.writeAll(buffer, count: count, to: descriptor, name: name)
+                var written = 0
+                try? Self.writeAll(buffer, count: count, to: descriptor, name: name, offset: &written)
             }
             if closes && !finished { close(descriptor) }
         }
@@ -227,7 +228,8 @@ public final class JSONWriter {
     // MARK: - Reading the output
 
     /// What a memory writer holds: everything written so far (also before ``finish()``).
-    /// For a descriptor writer, the bytes not yet flushed.
+    /// For a descriptor writer, the bytes not yet flushed (after a failed write, those the
+    /// descriptor did not take).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
 
     /// ``bytes`` as `Data`.
@@ -239,8 +241,19 @@ public final class JSONWriter {
     /// Whether ``finish()`` has completed.
     public var isFinished: Bool { finished }
 
-    /// The bytes written so far, flushed or not.
-    public var bytesWritten: Int { bytesFlushed + count }
+    /// The bytes the output has taken so far. For a memory writer, all of them (``bytes``).
+    /// For a descriptor writer, those `write(2)` accepted, and not those still in the buffer,
+    /// which ``flush()``, ``finish()`` or a full buffer write out (``bytes`` holds them): after
+    /// ``finish()``, the size of the output; after a failed write, exactly what reached the
+    /// descriptor before the failure (a partial write included), never the bytes it refused.
+    public var bytesWritten: Int {
+        if case .memory = output { return count }
+        return bytesFlushed
+    }
+
+    /// Where the buffer's end is in the whole output: the bytes flushed plus those buffered.
+    /// Offsets in ``members`` and an encoder's value starts are counted this way.
+    var outputPosition: Int { bytesFlushed &+ count }
 
     /// Lines up to this many bytes long go out whole. When its buffer fills, a descriptor
     /// writer normally writes all of it out, ending wherever the last value ended. With a
@@ -573,9 +586,17 @@ public final class JSONWriter {
             }
         }
         if keysInBufferFrom < members.count { moveKeysOutOfBuffer() }
+        var written = 0
         do {
-            try Self.writeAll(buffer, count: length, to: descriptor, name: name)
+            try Self.writeAll(buffer, count: length, to: descriptor, name: name, offset: &written)
         } catch {
+            // What the descriptor took before failing is written (``bytesWritten``); the buffer
+            // keeps only what it refused (``bytes``).
+            if written > 0 {
+                memmove(buffer, buffer + written, count - written)
+                bytesFlushed &+= written
+                count -= written
+            }
             blocked = error
             throw error
         }
