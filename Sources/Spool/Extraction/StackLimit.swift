@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import CYajl
 
 /// How deep into the current thread's stack a decode may recurse before it refuses the value
 /// instead of overflowing the stack.
@@ -39,11 +40,14 @@ struct StackLimit {
         checkpoint = start > Self.provisionalDepth ? start - Self.provisionalDepth : 0
     }
 
-    /// An address in the caller's frame: where the stack is now.
+    /// An address in the caller's frame (or just below it): where the stack is now.
+    ///
+    /// The frame's own address, not a local variable's: under AddressSanitizer, which detects
+    /// use after return by default on Linux, a local's address is on its "fake stack" on the
+    /// heap, and a guard comparing those refused shallow documents and let deep ones overflow.
     @inline(__always)
     static func currentAddress() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(cyajl_frame_address())
     }
 
     /// Whether the stack is too deep to decode another level here.
