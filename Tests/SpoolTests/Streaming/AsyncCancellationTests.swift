@@ -310,6 +310,26 @@ struct AsyncCancellationTests {
         #expect(feed.pulls == 0)
     }
 
+    /// Cancelled between two elements that are already parsed (one chunk holds 100): fewer
+    /// than ``AsyncJSONStream/cancellationCheckInterval`` more are handed out, and no input is
+    /// pulled. Before, the rest of the input was handed out (ignoring source), or the rest of
+    /// the chunk and then a truncation error (unfolding).
+    @Test(arguments: [Entry.elements, .decodableElements, .members, .decodableMembers], Source.allCases)
+    func cancellingBetweenElementsHandsOutNoMore(_ entry: Entry, _ source: Source) async throws {
+        let feed = Feed(object: entry.readsObject)
+        let handedOut = Counter()
+        let task = Task {
+            try await source.run(entry, feed) {
+                handedOut.add()
+                if handedOut.value == 5 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let outcome = Outcome(await task.result)
+        #expect(outcome == .cancelled)
+        #expect(handedOut.value < 5 + AsyncJSONStream.cancellationCheckInterval)
+        #expect(feed.pulledOnlyTheFirstChunk(bytes: source.isBytes), "pulled \(feed.pulls) of \(feed.chunkCount + 2)")
+    }
+
     /// A reader cancelled between two tokens hands out the tokens of the chunk in hand (a check
     /// per token would cost more than the token) and throws when it needs the next one.
     /// Before, it read on to the end of the input (ignoring source), or threw a truncation
@@ -330,6 +350,28 @@ struct AsyncCancellationTests {
         #expect(handedOut.value < 6 * feed.elementCount / 10)
     }
 
+    /// Once cancelled, a stream stays ended: its elements end, and the remainder throws
+    /// `CancellationError` without pulling more input.
+    @Test(arguments: Source.allCases)
+    func aCancelledStreamStaysCancelled(_ source: Source) async throws {
+        let feed = Feed()
+        let task = Task { () -> [String] in
+            switch source {
+            case .unfoldingChunks:
+                return await Self.cancelAfterThree(AsyncJSONStream(chunks: AsyncThrowingStream<[UInt8], any Error>(unfolding: { await feed.pull() })))
+            case .ignoringChunks:
+                return await Self.cancelAfterThree(AsyncJSONStream(chunks: IgnoringChunks(feed: feed)))
+            case .unfoldingBytes:
+                let box = IteratorBox(IgnoringBytes(feed: feed).makeAsyncIterator())
+                return await Self.cancelAfterThree(AsyncJSONStream(bytes: AsyncThrowingStream<UInt8, any Error>(unfolding: { await box.next() })))
+            case .ignoringBytes:
+                return await Self.cancelAfterThree(AsyncJSONStream(bytes: IgnoringBytes(feed: feed)))
+            }
+        }
+        #expect(await task.value == ["CancellationError", "then nil", "remainder: CancellationError"])
+        #expect(feed.pulledOnlyTheFirstChunk(bytes: source.isBytes), "pulled \(feed.pulls) of \(feed.chunkCount + 2)")
+    }
+
     /// Asynchronous input is parsed on the task that reads it, even with background parsing
     /// asked for: when a cancellation ends the read there is no thread left to stop.
     @Test func asyncInputIsParsedOnTheReadingTask() async throws {
@@ -342,6 +384,33 @@ struct AsyncCancellationTests {
         let reader = AsyncJSONReader(chunks: IgnoringChunks(feed: Feed(chunkCount: 40)), options: options)
         while try await reader.next() != nil {}
         #expect(!reader.reader.isParsingInBackground)
+    }
+
+    /// Cancels its task after three elements of `stream`, then asks for more: what each call gave.
+    static func cancelAfterThree(_ stream: AsyncJSONStream) async -> [String] {
+        var log: [String] = []
+        let elements = stream.elements(of: Leaf.self)
+        var iterator = elements.makeAsyncIterator()
+        do {
+            while try await iterator.next() != nil {
+                if elements.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            log.append("ended")
+        } catch {
+            log.append("\(type(of: error))")
+        }
+        do {
+            log.append(try await iterator.next() == nil ? "then nil" : "then an element")
+        } catch {
+            log.append("then \(type(of: error))")
+        }
+        do {
+            _ = try await stream.remainder
+            log.append("remainder")
+        } catch {
+            log.append("remainder: \(type(of: error))")
+        }
+        return log
     }
 
     final class Counter: @unchecked Sendable {
