@@ -241,6 +241,11 @@ final class StreamCore {
         }
     }
 
+    /// Ends the request without an error of its own (its task was cancelled): no more steps.
+    func end() {
+        phase = .done
+    }
+
     /// `error` ends the request: it says how many elements (or members) were handed out
     /// before it.
     func ended(by error: ParseError) -> ParseError {
