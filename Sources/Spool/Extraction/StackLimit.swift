@@ -24,6 +24,8 @@ struct StackLimit {
     private var checkpoint: UInt
     /// Whether ``checkpoint`` is the real limit, from the thread's bounds.
     private var isExact = false
+    /// The lowest address of the thread's stack, once looked up.
+    private var stackLow: UInt = 0
 
     /// The stack used below the starting frame before the thread's bounds are looked up.
     static let provisionalDepth: UInt = 64 * 1024
@@ -51,8 +53,13 @@ struct StackLimit {
     /// Whether the stack is too deep to decode another level here.
     @inline(__always)
     mutating func isExceeded() -> Bool {
-        let here = Self.currentAddress()
-        return here < checkpoint && exceeded(at: here)
+        isExceeded(at: Self.currentAddress())
+    }
+
+    /// Whether the stack is too deep at the address `here`.
+    @inline(__always)
+    mutating func isExceeded(at here: UInt) -> Bool {
+        here < checkpoint && exceeded(at: here)
     }
 
     /// Whether decoding has used less than `bytes` of stack so far: it is shallow, and may
@@ -62,16 +69,21 @@ struct StackLimit {
         Self.currentAddress() &+ bytes >= start
     }
 
+    /// Whether `here`, below the checkpoint, is too deep. An address below the thread's stack
+    /// is not on it (AddressSanitizer's fake frames for use-after-return detection live on the
+    /// heap): no verdict from it.
     @inline(never)
     private mutating func exceeded(at here: UInt) -> Bool {
-        guard !isExact else { return true }
-        isExact = true
-        guard let (low, size) = Self.currentThreadStack() else {
-            checkpoint = 0  // bounds unknown: no limit but the parser's maxDepth
-            return false
+        if !isExact {
+            isExact = true
+            guard let (low, size) = Self.currentThreadStack() else {
+                checkpoint = 0  // bounds unknown: no limit but the parser's maxDepth
+                return false
+            }
+            stackLow = low
+            checkpoint = low &+ Self.reserve(forStackOf: size)
         }
-        checkpoint = low &+ Self.reserve(forStackOf: size)
-        return here < checkpoint
+        return here >= stackLow && here < checkpoint
     }
 
     /// The stack kept free below the deepest level decoded: room for the error's own work and
