@@ -8,7 +8,11 @@ struct SpoolCommand: ParsableCommand {
         abstract: "Read huge JSON as a stream, in constant memory.",
         discussion: """
             FILE is optional everywhere: absent or '-' means standard input. PATH: keys joined \
-            by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root.
+            by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root. \
+            A FILE or PATH that begins with '-' goes after -- (spool count objects -- -hot.json), \
+            or the file is written ./-hot.json: an argument of one '-' and several letters is \
+            refused, never read as flags. File names are printed with control characters \
+            escaped (\\u{1b}).
 
             Exit codes: 0 success; 1 invalid or undecodable input (FILE:LINE:COLUMN: error: ... \
             on stderr), or bands skipped by --skip-invalid; 64 usage error; 66 input cannot be \
@@ -34,6 +38,23 @@ struct SpoolCommand: ParsableCommand {
     static func main() {
         ignoreBrokenPipeSignal()
         checkStandardOutputAtExit()
-        Self.main(nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let name = Arguments.dashedName(in: arguments) {
+            printToStandardError(Arguments.refusal(of: name))
+            exit(withError: ExitCode.validationFailure)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            // A usage error quoting an argument (a file name) with a newline or an escape in it.
+            let code = exitCode(for: error)
+            if code != .success && arguments.contains(where: TerminalText.needsEscaping) {
+                let message = fullMessage(for: error)
+                if !message.isEmpty { printToStandardError(Arguments.escaping(message, arguments)) }
+                exit(withError: code)
+            }
+            exit(withError: error)
+        }
     }
 }

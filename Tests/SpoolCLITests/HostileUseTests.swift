@@ -71,6 +71,67 @@ struct HostileUseTests {
         #expect(first.hasSuffix("(at [0][0][0][0][0][0][0][0]…(99984 more)…[0][0][0][0][0][0][0][0])"))
     }
 
+    /// A fresh directory with `files` (name: contents) in it.
+    static func directory(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-names-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        return directory
+    }
+
+    /// A newline, an escape sequence or a right-to-left override in a file name is printed
+    /// escaped, wherever the name appears: it can neither forge a line nor drive the terminal.
+    @Test func fileNamesCannotForgeLinesOrDriveTheTerminal() throws {
+        let forged = "evil\n<stdin>:1:1: error: forged\u{1b}[2J.json"
+        let bad = "bad\u{1b}[31m\u{202e}.json"
+        let directory = try Self.directory([forged: "[1]", bad: "[1,"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unsafe: (String) -> Bool = { $0.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" } }
+
+        let valid = try Spool.run(["validate", directory.appendingPathComponent(forged).path])
+        #expect(valid.status == 0)
+        #expect(valid.stdout.hasSuffix("/evil\\u{a}<stdin>:1:1: error: forged\\u{1b}[2J.json: valid JSON (3 bytes, 1 top-level value)\n"))
+        #expect(valid.stdout.split(separator: "\n").count == 1 && !unsafe(valid.stdout))
+
+        let invalid = try Spool.run(["fmt", directory.appendingPathComponent(bad).path])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("/bad\\u{1b}[31m\\u{202e}.json:1:4: error: unexpected end of input"))
+        #expect(!unsafe(invalid.stderr))
+
+        let missing = try Spool.run(["count", "objects", directory.path + "/missing\n\u{1b}[2J.json"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "spool: cannot open '\(directory.path)/missing\\u{a}\\u{1b}[2J.json': No such file or directory\n")
+
+        // ArgumentParser quotes an unexpected argument: escaped too.
+        let extra = try Spool.run(["validate", "Examples/bands.json", "b\u{1b}[2J\nc"])
+        #expect(extra.status == 64)
+        #expect(extra.stderr.hasPrefix("Error: Unexpected argument 'b\\u{1b}[2J\\u{a}c'\n"))
+        #expect(!unsafe(extra.stderr))
+    }
+
+    /// ArgumentParser reads `-hot.json` as the short flags -h -o -t...: help, and status 0,
+    /// without reading the file. Such a name is refused; after `--`, it is a name.
+    @Test func aNameThatBeginsWithADashIsNeverReadAsFlags() throws {
+        for arguments in [["count", "objects", "-hot.json"], ["validate", "-hot.json"], ["validate", "-q", "-chart.json"], ["items", "-x.y"], ["validate", "-qh"]] {
+            let run = try Spool.run(arguments)
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.stdout.isEmpty, "\(arguments)")
+            #expect(run.stderr == "spool: unknown option '\(arguments.last!)'; a FILE or PATH that begins with '-' goes after --: spool COMMAND ... -- \(arguments.last!) (or write the file as ./\(arguments.last!))\n")
+        }
+        let sample = try String(contentsOf: Spool.repository.appendingPathComponent("Examples/bands.json"), encoding: .utf8)
+        let directory = try Self.directory(["-hot.json": sample])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counted = try Self.shell("cd '\(directory.path)' && spool count objects -- -hot.json && spool count objects ./-hot.json")
+        #expect(counted.status == 0)
+        #expect(counted.stdout == "5\n5\n")
+        // The short flags alone keep their meaning.
+        #expect(try Spool.run(["validate", "-h"]).stdout.hasPrefix("OVERVIEW: Check that the input is valid JSON."))
+        let quiet = try Spool.run(["validate", "-q", "Examples/bands.json"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty)
+    }
+
     /// Standard input and output inherited in non-blocking mode: reads and writes wait for
     /// the descriptor instead of failing with EAGAIN.
     @Test func nonBlockingDescriptorsAreWaitedFor() throws {

@@ -189,8 +189,67 @@ struct StreamingCommandTests {
         #expect(try Spool.run(["fmt", "--indent", "17"], stdin: input).status == 64)
         let bad = try Spool.run(["fmt", "--compact"], stdin: Data("[1, 2,, 3]".utf8))
         #expect(bad.status == 1)
-        #expect(bad.stdout.isEmpty || bad.stdout.hasPrefix("[1,2"))  // never a malformed token
+        #expect(bad.stdout.isEmpty)  // the document is its one line: nothing of it
         #expect(bad.stderr.hasPrefix("<stdin>:1:7: error: expected a value, found ','"))
+    }
+
+    /// What was written before an error stays whole lines, as with items: the output ends at
+    /// a line boundary, the error is located on stderr, the status is 1.
+    @Test func fmtKeepsWholeLinesBeforeAnError() throws {
+        let lines = try Spool.run(["fmt", "--ndjson"], stdin: Data("{\"a\":1}\n{\"a\":2}\n{\"a\":3".utf8))
+        #expect(lines.status == 1)
+        #expect(lines.stdout == "{\"a\":1}\n{\"a\":2}\n")
+        #expect(lines.stderr.hasPrefix("<stdin>:3:7: error: unexpected end of input"))
+        let pretty = try Spool.run(["fmt"], stdin: Data(#"{"a":[1,2,"#.utf8))
+        #expect(pretty.status == 1)
+        #expect(pretty.stdout == "{\n  \"a\" : [\n    1,\n")
+        #expect(pretty.stderr.hasPrefix("<stdin>:1:11: error: unexpected end of input"))
+        let compact = try Spool.run(["fmt", "--compact"], stdin: Data(#"{"a":[1,2,"#.utf8))
+        #expect(compact.status == 1)
+        #expect(compact.stdout.isEmpty)
+        // Far past the 64 KiB the writer holds: still whole lines, whatever the layout. (Files,
+        // not standard input: the test writes all of its input before it reads the output.)
+        var many = ""
+        for index in 0..<5_000 { many += #"{"line": \#(index), "text": "some text to fill the line"}"# + "\n" }
+        let broken = try Self.temporaryFile(many + #"{"line": 5000, "text": "#)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let longLines = try Spool.run(["fmt", "--ndjson", broken.path])
+        #expect(longLines.status == 1)
+        #expect(longLines.stdout == many.replacingOccurrences(of: ": ", with: ":").replacingOccurrences(of: ", ", with: ","))
+        let array = try Self.temporaryFile("[" + many.replacingOccurrences(of: "}\n", with: "},") + #"{"line": 5000, "text": "#)
+        defer { try? FileManager.default.removeItem(at: array) }
+        let longPretty = try Spool.run(["fmt", array.path])
+        #expect(longPretty.status == 1)
+        #expect(longPretty.stdout.utf8.count > 300_000)
+        #expect(longPretty.stdout.hasSuffix("\"some text to fill the line\"\n  },\n  {\n    \"line\" : 5000,\n"))
+        // A line past 1 MiB may go out in pieces: if the input breaks inside it, it ends there.
+        let huge = try Self.temporaryFile("[" + String(repeating: #""0123456789abcdef","#, count: 200_000))
+        defer { try? FileManager.default.removeItem(at: huge) }
+        let cut = try Spool.run(["fmt", "--compact", huge.path])
+        #expect(cut.status == 1)
+        #expect(cut.stdout.hasPrefix("[\"0123456789abcdef\","))
+        #expect(cut.stdout.hasSuffix("\"0123456789abcdef\"\n"))
+        #expect(cut.stdout.filter { $0 == "\n" }.count == 1)
+    }
+
+    /// Indentation stops growing at 64 spaces: deep nesting cannot multiply the output by
+    /// indent x depth (511 levels at --indent 16 gave 4 MB for 1 KB; jq stops at 256).
+    @Test func fmtIndentationStopsGrowingAt64Spaces() throws {
+        let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+        for indent in ["2", "16"] {
+            let run = try Spool.run(["fmt", "--indent", indent], stdin: Data(deep.utf8))
+            #expect(run.status == 0)
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == 1022)
+            #expect(lines.map(\.utf8.count).max() == 65)  // 64 spaces and a bracket
+            #expect(run.stdout.utf8.count <= 66 * deep.utf8.count)
+            let tokens = try Spool.run(["fmt", "--compact"], stdin: Data(run.stdout.utf8))
+            #expect(tokens.stdout == deep + "\n")  // the same JSON
+        }
+        // Below the limit, nothing changes: 32 levels at --indent 2.
+        let shallow = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        let lines = try Spool.run(["fmt"], stdin: Data(shallow.utf8)).stdout.split(separator: "\n")
+        #expect(lines.map(\.utf8.count) == (0..<33).map { 2 * $0 + 1 } + (0..<33).reversed().map { 2 * $0 + 1 })
     }
 
     @Test func fmtOfTheSampleReadsBackToTheSameTokens() throws {

@@ -10,8 +10,11 @@ func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, mem
     case "codable-decode":
         let catalog = try StreamingJSONDecoder().decode(CodableCatalog.self, fromContentsOfFile: path)
         return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
-    case "codable-stream":
-        let bands = try JSONStream(contentsOfFile: path).elements(of: CodableBand.self, at: "objects", decoder: StreamingJSONDecoder())
+    case "codable-stream", "codable-stream-direct":
+        var options = JSONParsingOptions()
+        options.parsesInBackground = mode == "codable-stream"
+        let bands = try JSONStream(contentsOfFile: path, options: options)
+            .elements(of: CodableBand.self, at: "objects", decoder: StreamingJSONDecoder())
         var count = (bands: 0, members: 0)
         while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
         return count

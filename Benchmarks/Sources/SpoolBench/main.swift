@@ -21,7 +21,8 @@ import Darwin
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
 /// - `codable-decode`, `codable-stream`: the same Codable structs with StreamingJSONDecoder,
 ///   the whole catalog, or its bands streamed one at a time; `jsondecoder-dates`,
-///   `codable-decode-dates`, `codable-stream-dates`: with parsed birth dates (CodableBench.swift).
+///   `codable-decode-dates`, `codable-stream-dates`: with parsed birth dates (CodableBench.swift);
+///   `codable-stream-direct`: `codable-stream` parsing on the reading thread.
 /// - `gen-yajl-c OUT [N]`, `gen-yajl OUT [N]`, `gen-writer OUT [N]`: N small objects (default
 ///   1,000,000) written to OUT by yajl_gen from C, by yajl_gen driven from Swift, and by
 ///   JSONWriter (the measurement behind JSONWriter's design, WriterChoice.swift).
@@ -115,7 +116,7 @@ case "jsondecoder":
     } catch {
         fail("jsondecoder: \(error)", code: 1)
     }
-case "codable-decode", "codable-stream", "jsondecoder-dates", "codable-decode-dates", "codable-stream-dates":
+case "codable-decode", "codable-stream", "codable-stream-direct", "jsondecoder-dates", "codable-decode-dates", "codable-stream-dates":
     do {
         let (bands, members) = try decodeCatalogCodable(mode: mode, path: path)
         print("bands \(bands) members \(members)")

@@ -25,6 +25,9 @@ final class DecodingSession: @unchecked Sendable {
     /// session; nil for `.useDefaultKeys`.
     let keyTranslation: KeyTranslation?
 
+    /// The URLs parsed last, by their text.
+    @exclusivity(unchecked) var recentURLs = RecentURLs()
+
     init(_ configuration: StreamingJSONDecoder.Configuration) {
         self.configuration = configuration
         switch configuration.keyDecodingStrategy {

@@ -135,6 +135,9 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes (the
     /// document's tokens are read in full first; to keep memory flat over a huge input, stream
     /// it with ``AsyncJSONStream/elements(of:at:decoder:onError:)``).
+    /// - Throws: also `CancellationError` when the task is cancelled: reading stops, and a
+    ///   sequence ended by the cancellation is not reported as a truncated document (see
+    ///   ``AsyncJSONReader``).
     public func decode<T: Decodable, Bytes: AsyncSequence>(
         _ type: T.Type, from bytes: Bytes, rootKeyPath: JSONKeyPath = .root
     ) async throws -> T where Bytes.Element == UInt8 {
@@ -143,6 +146,7 @@ public final class StreamingJSONDecoder: Sendable {
 
     /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of byte chunks
     /// (a network body).
+    /// - Throws: also `CancellationError` when the task is cancelled, as for bytes.
     public func decode<T: Decodable, Chunks: AsyncSequence>(
         _ type: T.Type, fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root
     ) async throws -> T where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {

@@ -384,7 +384,7 @@ final class TapeDecoder: Decoder {
 
     private func decodeURL() throws -> URL {
         let text = try scalar(String.self)
-        guard let url = URL(string: text) else { throw corrupted("Invalid URL string: \(JSONKeyPath.quoted(text))") }
+        guard let url = session.recentURLs.url(for: text) else { throw corrupted("Invalid URL string: \(JSONKeyPath.quoted(text))") }
         return url
     }
 

@@ -12,9 +12,18 @@
 /// bytes. Byte sequences are gathered into chunks of ``JSONParsingOptions/chunkSize`` before
 /// parsing. Like ``JSONReader``, it is a single-task object; its `async` members run on the
 /// caller's actor (see ``AsyncJSONStream``).
+///
+/// Cancelling the task that reads ends the reading with `CancellationError`, thrown by the
+/// call that needs the next chunk (the tokens of the chunks already read come first): no
+/// input is pulled once the task is cancelled, even from a sequence that ignores cancellation,
+/// and a sequence that ends or throws because its task was cancelled, as
+/// `AsyncThrowingStream(unfolding:)` does, gives `CancellationError`, not a ``ParseError`` for
+/// a truncated document. The reader then stays cancelled.
 public final class AsyncJSONReader {
     let reader: JSONReader
     private let source: any ChunkSource
+    /// Set once a read has been cancelled (see ``checkCancellation()``).
+    private var isCancelled = false
 
     /// Reads from an asynchronous sequence of bytes.
     public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init())
@@ -31,7 +40,8 @@ public final class AsyncJSONReader {
     }
 
     /// Moves to the next token, awaiting input as needed; `nil` at the end of the input.
-    /// - Throws: ``ParseError``, or whatever the sequence throws.
+    /// - Throws: ``ParseError``, whatever the sequence throws, or `CancellationError` when the
+    ///   task is cancelled and the next token needs input.
     public func next() async throws -> JSONToken? {
         while true {
             if let token = try reader.next() { return token }
@@ -42,9 +52,26 @@ public final class AsyncJSONReader {
 
     /// Feeds the next chunk to the reader (or ends its input). Returns false when the input
     /// had already ended.
+    ///
+    /// Cancellation is checked before each pull, so a cancelled task stops reading even from a
+    /// source that ignores cancellation; and again when the source answers, so that a source
+    /// ending (or throwing) because its task was cancelled, as `AsyncThrowingStream(unfolding:)`
+    /// does, is reported as the cancellation it is, not as a truncated document. A chunk that
+    /// arrives after the cancellation is dropped, and the reader stays cancelled.
+    /// - Throws: `CancellationError`, ``ParseError``, or what the source threw.
+    @inline(never)  // once a chunk: kept out of the callers' async frames
     func fill() async throws -> Bool {
         if reader.isInputFinished { return false }
-        if let chunk = try await source.next() {
+        try checkCancellation()
+        let chunk: [UInt8]?
+        do {
+            chunk = try await source.next()
+        } catch {
+            try checkCancellation()
+            throw error
+        }
+        try checkCancellation()
+        if let chunk {
             try reader.append(chunk)
         } else {
             try reader.finishInput()
@@ -52,7 +79,17 @@ public final class AsyncJSONReader {
         return true
     }
 
+    /// Throws `CancellationError` when the task is cancelled, or was at an earlier read: once a
+    /// read has been cancelled, the input is incomplete, so the reader stays cancelled.
+    func checkCancellation() throws(CancellationError) {
+        if isCancelled || Task.isCancelled {
+            isCancelled = true
+            throw CancellationError()
+        }
+    }
+
     /// Skips the next value (see ``JSONReader/skipValue()``), awaiting input as needed.
+    /// Throws `CancellationError` when the task is cancelled and the value needs more input.
     public func skipValue() async throws {
         guard let token = try await peek(), token != .objectEnd, token != .arrayEnd else { return }
         if token == .key {
@@ -72,7 +109,8 @@ public final class AsyncJSONReader {
         }
     }
 
-    /// The kind of the next token without moving to it, awaiting input as needed.
+    /// The kind of the next token without moving to it, awaiting input as needed (throws
+    /// `CancellationError` as ``next()`` does).
     public func peek() async throws -> JSONToken? {
         while true {
             if let token = try reader.peek() { return token }
@@ -124,6 +162,8 @@ private final class BytePuller<Iterator: AsyncIteratorProtocol>: ChunkSource whe
         var chunk: [UInt8] = []
         chunk.reserveCapacity(chunkSize)
         while chunk.count < chunkSize {
+            // A byte source that ignores cancellation is not read for a whole chunk more.
+            if chunk.count & 0xFFF == 0xFFF && Task.isCancelled { throw CancellationError() }
             guard let byte = try await iterator.next(isolation: #isolation) else {
                 ended = true
                 break

@@ -217,6 +217,15 @@ public final class JSONReader {
         }
     }
 
+    /// An ``incremental(options:)`` reader's parse error once it is final (its context has
+    /// arrived, or the input has ended), whether or not the tokens before it have been handed
+    /// out; nil otherwise. A stream that stops reading at the end of its container throws it
+    /// from there rather than ending (see ``PushJSONStream``).
+    var knownFailure: ParseError? {
+        guard isIncremental, let failure = tokenizer.failure, !tokenizer.failureAwaitsContext else { return nil }
+        return failure
+    }
+
     /// True when the input has ended (all of it parsed), whether or not every token was handed out.
     var isInputFinished: Bool {
         feedError != nil || pipeline?.isInputFinished == true

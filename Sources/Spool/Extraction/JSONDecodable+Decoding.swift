@@ -57,6 +57,9 @@ extension JSONDecodable {
     /// Decodes JSON arriving as an asynchronous sequence of bytes. The document's tokens are
     /// read in full before decoding (nothing is released); to keep memory flat over a huge
     /// asynchronous input, stream it with ``AsyncJSONStream``.
+    /// - Throws: also `CancellationError` when the task is cancelled: reading stops, and a
+    ///   sequence ended by the cancellation is not reported as a truncated document (see
+    ///   ``AsyncJSONReader``).
     public static func decodeValue<Bytes: AsyncSequence>(
         from bytes: Bytes, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) async throws -> Self where Bytes.Element == UInt8 {
@@ -64,7 +67,7 @@ extension JSONDecodable {
     }
 
     /// Decodes JSON arriving as an asynchronous sequence of byte chunks (read in full before
-    /// decoding, as for an asynchronous sequence of bytes).
+    /// decoding, as for an asynchronous sequence of bytes; `CancellationError` likewise).
     public static func decodeValue<Chunks: AsyncSequence>(
         fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) async throws -> Self where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {

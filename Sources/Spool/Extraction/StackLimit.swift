@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import CYajl
 
 /// How deep into the current thread's stack a decode may recurse before it refuses the value
 /// instead of overflowing the stack.
@@ -23,6 +24,8 @@ struct StackLimit {
     private var checkpoint: UInt
     /// Whether ``checkpoint`` is the real limit, from the thread's bounds.
     private var isExact = false
+    /// The lowest address of the thread's stack, once looked up.
+    private var stackLow: UInt = 0
 
     /// The stack used below the starting frame before the thread's bounds are looked up.
     static let provisionalDepth: UInt = 64 * 1024
@@ -37,18 +40,26 @@ struct StackLimit {
         checkpoint = start > Self.provisionalDepth ? start - Self.provisionalDepth : 0
     }
 
-    /// An address in the caller's frame: where the stack is now.
+    /// An address in the caller's frame (or just below it): where the stack is now.
+    ///
+    /// The frame's own address, not a local variable's: under AddressSanitizer, which detects
+    /// use after return by default on Linux, a local's address is on its "fake stack" on the
+    /// heap, and a guard comparing those refused shallow documents and let deep ones overflow.
     @inline(__always)
     static func currentAddress() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(cyajl_frame_address())
     }
 
     /// Whether the stack is too deep to decode another level here.
     @inline(__always)
     mutating func isExceeded() -> Bool {
-        let here = Self.currentAddress()
-        return here < checkpoint && exceeded(at: here)
+        isExceeded(at: Self.currentAddress())
+    }
+
+    /// Whether the stack is too deep at the address `here`.
+    @inline(__always)
+    mutating func isExceeded(at here: UInt) -> Bool {
+        here < checkpoint && exceeded(at: here)
     }
 
     /// Whether decoding has used less than `bytes` of stack so far: it is shallow, and may
@@ -58,16 +69,21 @@ struct StackLimit {
         Self.currentAddress() &+ bytes >= start
     }
 
+    /// Whether `here`, below the checkpoint, is too deep. An address below the thread's stack
+    /// is not on it (AddressSanitizer's fake frames for use-after-return detection live on the
+    /// heap): no verdict from it.
     @inline(never)
     private mutating func exceeded(at here: UInt) -> Bool {
-        guard !isExact else { return true }
-        isExact = true
-        guard let (low, size) = Self.currentThreadStack() else {
-            checkpoint = 0  // bounds unknown: no limit but the parser's maxDepth
-            return false
+        if !isExact {
+            isExact = true
+            guard let (low, size) = Self.currentThreadStack() else {
+                checkpoint = 0  // bounds unknown: no limit but the parser's maxDepth
+                return false
+            }
+            stackLow = low
+            checkpoint = low &+ Self.reserve(forStackOf: size)
         }
-        checkpoint = low &+ Self.reserve(forStackOf: size)
-        return here < checkpoint
+        return here >= stackLow && here < checkpoint
     }
 
     /// The stack kept free below the deepest level decoded: room for the error's own work and

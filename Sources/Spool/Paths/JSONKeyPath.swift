@@ -100,16 +100,31 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     /// Appends ``description`` to `text`.
     func appendDescription(to text: inout MessageText) {
-        guard !components.isEmpty else { return text.append(".") }
-        var first = true
-        for component in components {
+        func append(_ component: Component, first: Bool) {
             if case .key(let key) = component, JSONKeyPath.isPlainKey(key) {
                 if !first { text.append(".") }
                 text.append(key)
             } else {
                 component.append(to: &text)
             }
-            first = false
+        }
+        // (By storage: `components` would make an array for a path of one.)
+        switch storage {
+        case .empty:
+            text.append(".")
+        case .one(let component):
+            append(component, first: true)
+        case .many(let components):
+            for (position, component) in components.enumerated() { append(component, first: position == 0) }
+        }
+    }
+
+    /// The number of components.
+    var count: Int {
+        switch storage {
+        case .empty: 0
+        case .one: 1
+        case .many(let components): components.count
         }
     }
 
@@ -138,7 +153,7 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     /// Appends ``clippedDescription`` to `text`.
     func appendClippedDescription(to text: inout MessageText) {
-        guard components.count > 16 else { return appendDescription(to: &text) }
+        guard count > 16 else { return appendDescription(to: &text) }
         text.append(clipped)
     }
 
@@ -156,7 +171,11 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
     static func quoted(_ key: String) -> String {
         // Most keys and excerpts need no escape: quoted as they are.
         if key.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            return "\"" + key + "\""
+            var text = MessageText(capacity: key.utf8.count + 2)
+            text.append("\"")
+            text.append(key)
+            text.append("\"")
+            return text.text
         }
         var text = "\""
         for scalar in key.unicodeScalars {

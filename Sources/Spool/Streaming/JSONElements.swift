@@ -69,14 +69,15 @@ public final class JSONElements<Value>: Sequence {
     /// The next element; `nil` after the last one (for a ``PushJSONStream``, also while the
     /// next element waits for more input).
     /// - Throws: ``DecodeError`` for an element that does not decode (unless skipped),
-    ///   ``ParseError`` for bad JSON, ``StreamUsageError`` for a second request on the stream.
+    ///   ``ParseError`` for bad JSON, ``StreamUsageError`` for a second request on the stream
+    ///   (or, on a ``PushJSONStream``, a call while another call on it is running).
     public func next() throws -> Value? {
         if isRefused {
             guard let refusal else { return nil }
             self.refusal = nil
             throw refusal
         }
-        guard case .value(let value) = try core.next(decode: decode, skipping: skipper)
+        guard case .value(let value) = try core.exclusive("next()", { try core.next(decode: decode, skipping: skipper) })
         else { return nil }
         return value
     }

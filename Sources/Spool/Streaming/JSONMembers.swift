@@ -34,14 +34,14 @@ public final class JSONMembers<Value> {
     /// The next member's key and decoded value; `nil` after the last one (for a
     /// ``PushJSONStream``, also while the next member waits for more input).
     /// - Throws: ``DecodeError``, ``ParseError``, or ``StreamUsageError`` for a second request
-    ///   on the stream.
+    ///   on the stream (or, on a ``PushJSONStream``, a call while another call on it is running).
     public func next() throws -> (key: String, value: Value)? {
         if isRefused {
             guard let refusal else { return nil }
             self.refusal = nil
             throw refusal
         }
-        guard case .value(let member) = try core.nextMember(decode: decode) else { return nil }
+        guard case .value(let member) = try core.exclusive("next()", { try core.nextMember(decode: decode) }) else { return nil }
         return member
     }
 

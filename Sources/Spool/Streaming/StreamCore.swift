@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one streaming loop behind ``JSONStream``, ``AsyncJSONStream`` and ``PushJSONStream``:
 /// navigation to the container at a path, the element (or member) loop, skip-and-report, and
 /// the recording of the ``JSONStream/remainder``.
@@ -90,8 +92,39 @@ final class StreamCore {
     /// Elements (or members) handed out or skipped so far, over every top-level value.
     private(set) var count = 0
 
-    init(reader: JSONReader) {
+    /// Whether the request, at the end of its container, throws a parse error the reader
+    /// already holds for the input after it (``JSONReader/knownFailure``) rather than ending:
+    /// ``PushJSONStream``'s contract. The other shells leave the input after the container to
+    /// `finish()` and the remainder, so that their element loops do not depend on how far
+    /// parsing has run ahead.
+    let endsWithKnownFailure: Bool
+    /// Whether calls are kept from overlapping (``exclusive(_:_:)``): a push stream's, which
+    /// its caller makes from callbacks, where a call from another thread or from inside a call
+    /// is an easy mistake (two threads appending at once failed an assertion inside yajl).
+    let guardsUse: Bool
+    /// Whether a guarded call is running.
+    private let inUse = Atomic<Bool>(false)
+
+    /// A core over `reader`; `pushed` for a ``PushJSONStream`` (see ``endsWithKnownFailure``
+    /// and ``guardsUse``).
+    init(reader: JSONReader, pushed: Bool = false) {
         self.reader = reader
+        endsWithKnownFailure = pushed
+        guardsUse = pushed
+    }
+
+    /// Runs `body` as the one call on the stream in progress (for a stream that
+    /// ``guardsUse``): two atomic operations, no lock.
+    /// - Throws: ``StreamUsageError`` when another call is running, on another thread or
+    ///   further up this one (from a callback); else what `body` throws.
+    @inline(__always)
+    func exclusive<Result>(_ call: @autoclosure () -> String, _ body: () throws -> Result) throws -> Result {
+        guard guardsUse else { return try body() }
+        guard inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            throw StreamUsageError.overlappingCall(call())
+        }
+        defer { inUse.store(false, ordering: .releasing) }
+        return try body()
     }
 
     // MARK: - Requests
@@ -99,10 +132,16 @@ final class StreamCore {
     /// Takes the stream's one request. A second one is refused: the error returned is for the
     /// refused request's sequence to throw from its first step.
     func begin(_ request: Request, at path: JSONKeyPath) -> StreamUsageError? {
-        if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
-        self.request = request
-        self.path = path
-        return nil
+        do {
+            return try exclusive(request.call) { () -> StreamUsageError? in
+                if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
+                self.request = request
+                self.path = path
+                return nil
+            }
+        } catch {
+            return error as? StreamUsageError
+        }
     }
 
     /// Whether the request has handed out everything (or failed).
@@ -202,6 +241,11 @@ final class StreamCore {
         }
     }
 
+    /// Ends the request without an error of its own (its task was cancelled): no more steps.
+    func end() {
+        phase = .done
+    }
+
     /// `error` ends the request: it says how many elements (or members) were handed out
     /// before it.
     func ended(by error: ParseError) -> ParseError {
@@ -290,6 +334,10 @@ final class StreamCore {
                     recorder.recordStreamedEnd(from: reader)
                     // (NDJSON: the next value's container, at the same path.)
                     phase = multipleValues ? .finishingValue : .done
+                    // Pushed input already known to be invalid after the container: the
+                    // request ends with that error, not normally (the tokens before it are
+                    // never read here, so the reader would not throw it).
+                    if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
                     continue
                 }
                 let isMember = !topLevel && token == .key

@@ -1,7 +1,13 @@
-/// A stream used twice: a ``JSONStream`` or ``AsyncJSONStream`` reads its input once, so it
-/// hands out one sequence of elements or members (or one count). The sequence returned by a
-/// second `elements(...)`, `members(...)` or `count(at:)` call throws this from its first
-/// `next()`, and ends.
+/// A stream used in a way it cannot be.
+///
+/// - Used twice: a stream reads its input once, so it hands out one sequence of elements or
+///   members (or one count). The sequence returned by a second `elements(...)`,
+///   `members(...)` or `count(at:)` call throws this from its first `next()`, and ends.
+/// - Called while another call on it is running: a ``PushJSONStream`` takes one call at a
+///   time, so a call from another thread, or from a callback of a running call (its
+///   `onProgress`, a model's decode, a skipped element's report), throws this and does
+///   nothing; the running call goes on. (A sequence asked for that way throws it from its
+///   first `next()`.)
 public struct StreamUsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was asked, and why it cannot be done.
     public var message: String
@@ -11,6 +17,14 @@ public struct StreamUsageError: Error, Hashable, Sendable, CustomStringConvertib
         StreamUsageError(
             message: "\(request) was called on a stream that already handed out \(first); a stream reads its input "
                 + "once, so make one request per stream (or a new stream over the input)")
+    }
+
+    /// The error for a call on a push stream while another call on it is running.
+    static func overlappingCall(_ call: String) -> StreamUsageError {
+        StreamUsageError(
+            message: "\(call) was called on a PushJSONStream while another call on it was running (on another thread, "
+                + "or from a callback of that call such as onProgress or a model's decode); a stream takes one call "
+                + "at a time, from one thread at a time")
     }
 
     /// `error: MESSAGE`.

@@ -12,7 +12,8 @@ extension JSONWriter {
     /// ```
     ///
     /// - Throws: ``ParseError`` or ``InputError`` from the reader (what was written before
-    ///   stays, up to the last complete token), ``WriteError`` from the writer.
+    ///   stays, up to the last complete token: ``finishAtLineBoundary()`` then ends it with
+    ///   the last whole line), ``WriteError`` from the writer.
     public func copy(from reader: JSONReader) throws {
         while let token = try reader.next() {
             switch token {

@@ -86,7 +86,7 @@ extension JSONWriter {
     /// move after the key just written, and it is open again, on top.
     func continueMember(_ earlier: Int, separatorStart: Int, as kind: Frame.Kind, sorted: Bool) throws(WriteError) -> KeyConflict? {
         let record = members[earlier]
-        let indent = (baseLevel + outer.count) * indentWidth
+        let indent = indentation(atLevel: baseLevel + outer.count)
         // Member `earlier` ends before the next member's separator.
         let end = members[earlier + 1].start - (pretty ? 2 + indent : 1)
         let found = Self.containerKind(closedBy: buffer[end - 1 - bytesFlushed])
@@ -133,7 +133,7 @@ extension JSONWriter {
         guard end > start else { return .notAContainer(found: nil) }
         let found = Self.containerKind(closedBy: buffer[end - 1])
         guard found == kind else { return .notAContainer(found: found) }
-        count = end - (pretty ? 2 + (baseLevel + outer.count) * indentWidth : 1)
+        count = end - (pretty ? 2 + indentation(atLevel: baseLevel + outer.count) : 1)
         pushFrame(kind, sorted: sorted, checksKeys: kind == .object)
         rescanContainer(from: bytesFlushed + start + 1)
         return nil

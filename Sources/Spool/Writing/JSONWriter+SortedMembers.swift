@@ -40,7 +40,7 @@ extension JSONWriter {
         defer { free(scratch) }
         scratch.update(from: buffer + regionStart, count: regionLength)
         count = regionStart
-        let indent = (baseLevel + outer.count) * indentWidth
+        let indent = indentation(atLevel: baseLevel + outer.count)
         for (position, index) in order.enumerated() {
             let member = members[base + index]
             if position > 0 {

@@ -28,11 +28,18 @@ extension JSONWriter {
         /// `.withoutEscapingSlashes` (so the output can sit inside an HTML `<script>`).
         /// Default `true`.
         public var escapesSlashes: Bool
+        /// In pretty output, the widest indentation, in spaces: a level that would be indented
+        /// further lines up with the deepest level that fits, so however deep the nesting, no
+        /// line starts with more spaces, and deeply nested input cannot multiply the output's
+        /// size by its depth. The JSON is the same. `nil` (the default) indents every level,
+        /// as `JSONEncoder` does; `spool fmt` uses 64.
+        public var maxIndentation: Int?
 
         /// A format with `layout`, escaping slashes unless told otherwise.
-        public init(_ layout: Layout = .compact, escapesSlashes: Bool = true) {
+        public init(_ layout: Layout = .compact, escapesSlashes: Bool = true, maxIndentation: Int? = nil) {
             self.layout = layout
             self.escapesSlashes = escapesSlashes
+            self.maxIndentation = maxIndentation
         }
 
         /// No whitespace, one top-level value.
@@ -48,6 +55,13 @@ extension JSONWriter {
         var indentWidth: Int {
             if case .pretty(let indent) = layout { return min(max(indent, 0), 32) }
             return 0
+        }
+
+        /// The widest indentation written: a whole number of levels, at most ``maxIndentation``.
+        var indentationLimit: Int {
+            let width = indentWidth
+            guard let maxIndentation, width > 0 else { return Int.max }
+            return max(maxIndentation, 0) / width * width
         }
 
         var isPretty: Bool {

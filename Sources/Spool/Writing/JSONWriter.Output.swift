@@ -24,10 +24,11 @@ extension JSONWriter {
 
     /// Writes all `count` bytes at `start` to `descriptor`: a partial write is continued, `EINTR`
     /// retried, and `EAGAIN` (a non-blocking descriptor that is full) waited out with `poll`.
+    /// `offset` counts the bytes the descriptor took, also when a later `write(2)` fails.
     static func writeAll(
-        _ start: UnsafePointer<UInt8>, count: Int, to descriptor: Int32, name: String
+        _ start: UnsafePointer<UInt8>, count: Int, to descriptor: Int32, name: String, offset: inout Int
     ) throws(WriteError) {
-        var offset = 0
+        offset = 0
         while offset < count {
             #if canImport(Darwin)
             let written = Darwin.write(descriptor, start + offset, count - offset)

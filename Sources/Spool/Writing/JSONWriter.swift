@@ -125,6 +125,8 @@ public final class JSONWriter {
     let lines: Bool
     let escapesSlashes: Bool
     let indentWidth: Int
+    /// The widest indentation (``Format/maxIndentation``, in whole levels), or `Int.max`.
+    let indentationLimit: Int
     /// The nesting level of this writer's top level: non-zero for the side writers an encoder
     /// uses for `superEncoder()`, whose output is spliced in deeper.
     var baseLevel = 0
@@ -155,6 +157,11 @@ public final class JSONWriter {
     @exclusivity(unchecked) var blocked: WriteError?
     private var finished = false
 
+    /// Lines up to this many bytes go out whole (see the public property).
+    private var lineLimit = 0
+    /// The last byte written out was not a line feed: part of the unfinished line is out.
+    private var outputEndsInsideLine = false
+
     init(output: Output, format: Format, initialCapacity: Int) {
         self.output = output
         self.format = format
@@ -162,6 +169,7 @@ public final class JSONWriter {
         lines = format.isLines
         escapesSlashes = format.escapesSlashes
         indentWidth = format.indentWidth
+        indentationLimit = format.indentationLimit
         capacity = max(initialCapacity, 64)
         if let memory = malloc(capacity) {
             buffer = memory.assumingMemoryBound(to: UInt8.self)
@@ -207,7 +215,8 @@ public final class JSONWriter {
         if case .descriptor(let descriptor, let name, let closes) = output {
             // Best effort for a writer dropped without finish(): nothing is left to report to.
             if !finished && blocked == nil && count > 0 {
-                try? Self.writeAll(buffer, count: count, to: descriptor, name: name)
+                var written = 0
+                try? Self.writeAll(buffer, count: count, to: descriptor, name: name, offset: &written)
             }
             if closes && !finished { close(descriptor) }
         }
@@ -219,7 +228,8 @@ public final class JSONWriter {
     // MARK: - Reading the output
 
     /// What a memory writer holds: everything written so far (also before ``finish()``).
-    /// For a descriptor writer, the bytes not yet flushed.
+    /// For a descriptor writer, the bytes not yet flushed (after a failed write, those the
+    /// descriptor did not take).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
 
     /// ``bytes`` as `Data`.
@@ -231,8 +241,32 @@ public final class JSONWriter {
     /// Whether ``finish()`` has completed.
     public var isFinished: Bool { finished }
 
-    /// The bytes written so far, flushed or not.
-    public var bytesWritten: Int { bytesFlushed + count }
+    /// The bytes the output has taken so far. For a memory writer, all of them (``bytes``).
+    /// For a descriptor writer, those `write(2)` accepted, and not those still in the buffer,
+    /// which ``flush()``, ``finish()`` or a full buffer write out (``bytes`` holds them): after
+    /// ``finish()``, the size of the output; after a failed write, exactly what reached the
+    /// descriptor before the failure (a partial write included), never the bytes it refused.
+    public var bytesWritten: Int {
+        if case .memory = output { return count }
+        return bytesFlushed
+    }
+
+    /// Where the buffer's end is in the whole output: the bytes flushed plus those buffered.
+    /// Offsets in ``members`` and an encoder's value starts are counted this way.
+    var outputPosition: Int { bytesFlushed &+ count }
+
+    /// Lines up to this many bytes long go out whole. When its buffer fills, a descriptor
+    /// writer normally writes all of it out, ending wherever the last value ended. With a
+    /// positive limit it writes out only up to its last line feed and keeps the unfinished
+    /// line, letting the buffer grow while that line is at most `wholeLineLimit` bytes; a
+    /// longer line may go out in pieces. The buffer grows to about twice the limit at most.
+    ///
+    /// With ``finishAtLineBoundary()``, output that an error stops then ends with whole
+    /// lines: in ``Format/lines``, whole values. Default 0 (off). `spool` uses 1 MiB.
+    public var wholeLineLimit: Int {
+        get { lineLimit }
+        set { lineLimit = max(newValue, 0) }
+    }
 
     // MARK: - Containers
 
@@ -322,6 +356,11 @@ public final class JSONWriter {
                 "finish() with \(outer.count) container\(outer.count == 1 ? "" : "s") still open: end \(outer.count == 1 ? "it" : "them") first")
         }
         guard lines || current.count > 0 else { throw misuse("finish() before any value was written") }
+        try finishWriting()
+    }
+
+    /// Writes out the buffer, closes a file the writer opened, and marks the writer finished.
+    private func finishWriting() throws(WriteError) {
         try writeOut()
         if case .descriptor(let descriptor, let name, let closes) = output, closes {
             if close(descriptor) != 0 && errno != EINTR {
@@ -333,6 +372,49 @@ public final class JSONWriter {
         }
         finished = true
         blocked = WriteError(code: .closed, message: "the writer is finished: nothing more can be written")
+    }
+
+    /// Ends output that an error stopped (an invalid input being copied, a value that failed)
+    /// at a line boundary: writes out the buffer up to its last line feed and drops the
+    /// unfinished line after it, so the output ends with the last whole line. If part of that
+    /// line was written out already (it was longer than ``wholeLineLimit``), the rest of it
+    /// is written and a line feed ends it. Nothing is written when nothing was. A memory
+    /// writer keeps ``bytes`` up to the last line feed.
+    ///
+    /// The writer is finished, as by ``finish()``, whether or not the document was complete:
+    /// later calls that write throw ``WriteError/Code-swift.struct/closed``.
+    /// - Throws: the output error that stopped the writer, or one met now.
+    public func finishAtLineBoundary() throws(WriteError) {
+        if finished { return }
+        if let blocked, blocked.code == .output { throw blocked }
+        let lineStart = Self.lineStart(buffer, count: count)
+        let endsLine = lineStart == 0 && outputEndsInsideLine
+        if !endsLine { count = lineStart }
+        if endsLine {
+            try reserve(1)
+            append(0x0A)
+        }
+        blocked = nil
+        try finishWriting()
+    }
+
+    /// The index after the last line feed in the first `count` bytes at `bytes`, or 0.
+    static func lineStart(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        // Pretty output and JSON Lines have a line feed near the end; look there first.
+        var index = count
+        let near = max(count &- 256, 0)
+        while index > near {
+            if bytes[index &- 1] == 0x0A { return index }
+            index &-= 1
+        }
+        // Then the last line feed before that, if any, from the front (memchr is fast).
+        var found = 0
+        var from = 0
+        while from < near, let hit = memchr(bytes + from, 0x0A, near &- from) {
+            found = bytes.distance(to: hit.assumingMemoryBound(to: UInt8.self)) &+ 1
+            from = found
+        }
+        return found
     }
 
     // MARK: - Internals: structure
@@ -392,7 +474,7 @@ public final class JSONWriter {
     @inline(__always)
     func writeSeparator() throws(WriteError) {
         if pretty {
-            let indent = (baseLevel &+ outer.count) &* indentWidth
+            let indent = indentation(atLevel: baseLevel &+ outer.count)
             try reserve(indent &+ 2)
             if current.count > 0 {
                 append(UInt8(ascii: ","))
@@ -444,7 +526,7 @@ public final class JSONWriter {
             }
         }
         if pretty {
-            let indent = (baseLevel &+ outer.count &- 1) &* indentWidth
+            let indent = indentation(atLevel: baseLevel &+ outer.count &- 1)
             try reserve(indent &+ 2)
             append(0x0A)
             appendSpaces(indent)
@@ -455,6 +537,12 @@ public final class JSONWriter {
         outer.removeTop()
         current = parent
         try endValue()
+    }
+
+    /// The spaces before a line at nesting `level` in pretty output.
+    @inline(__always)
+    func indentation(atLevel level: Int) -> Int {
+        min(level &* indentWidth, indentationLimit)
     }
 
     // MARK: - Internals: bytes
@@ -469,7 +557,7 @@ public final class JSONWriter {
     /// if that was not enough.
     @inline(never)
     func makeRoom(_ needed: Int) throws(WriteError) {
-        if case .descriptor = output, flushHolds == 0, count > 0 { try writeOut() }
+        if case .descriptor = output, flushHolds == 0, count > 0 { try writeOut(keepingUnfinishedLine: lineLimit > 0) }
         guard capacity - count < needed else { return }
         let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
         let wanted = max(overflow ? Int.max : doubled, count + needed)
@@ -483,17 +571,39 @@ public final class JSONWriter {
     }
 
     /// Writes the buffer to the descriptor and empties it; a failure blocks the writer.
-    func writeOut() throws(WriteError) {
+    /// `keepingUnfinishedLine`: writes only up to the last line feed, keeping the line after
+    /// it, or nothing while that line is all there is and is at most ``wholeLineLimit``
+    /// bytes; a line that went out in part already goes on going out.
+    func writeOut(keepingUnfinishedLine: Bool = false) throws(WriteError) {
         guard case .descriptor(let descriptor, let name, _) = output, count > 0 else { return }
+        var length = count
+        if keepingUnfinishedLine {
+            let lineStart = Self.lineStart(buffer, count: count)
+            if lineStart > 0 {
+                length = lineStart
+            } else if !outputEndsInsideLine && count <= lineLimit {
+                return  // the buffer grows instead
+            }
+        }
         if keysInBufferFrom < members.count { moveKeysOutOfBuffer() }
+        var written = 0
         do {
-            try Self.writeAll(buffer, count: count, to: descriptor, name: name)
+            try Self.writeAll(buffer, count: length, to: descriptor, name: name, offset: &written)
         } catch {
+            // What the descriptor took before failing is written (``bytesWritten``); the buffer
+            // keeps only what it refused (``bytes``).
+            if written > 0 {
+                memmove(buffer, buffer + written, count - written)
+                bytesFlushed &+= written
+                count -= written
+            }
             blocked = error
             throw error
         }
-        bytesFlushed &+= count
-        count = 0
+        outputEndsInsideLine = buffer[length &- 1] != 0x0A
+        bytesFlushed &+= length
+        count &-= length
+        if count > 0 { memmove(buffer, buffer + length, count) }
     }
 
     @inline(__always)

@@ -63,8 +63,9 @@ import Synchronization
 /// `nestedContainer(keyedBy:forKey:)` for the same key, continues it.)
 ///
 /// Errors: a value that cannot be encoded (NaN with `.throw`, `Decimal.nan`, a top-level value
-/// that encodes nothing) throws `EncodingError.invalidValue` with the coding path, and an
-/// output failure throws the writer's ``WriteError``. The output stops at a value boundary:
+/// that encodes nothing, nesting deeper than ``maxDepth`` or than the thread's stack allows)
+/// throws `EncodingError.invalidValue` with the coding path, and an output failure throws the
+/// writer's ``WriteError``. The output stops at a value boundary:
 /// the failed value is taken back out of the writer when its bytes are still in the buffer;
 /// otherwise the writer refuses further writes, its output ending after the last whole token.
 public final class StreamingJSONEncoder: Sendable {
@@ -76,6 +77,7 @@ public final class StreamingJSONEncoder: Sendable {
         var dataEncodingStrategy = DataEncodingStrategy.base64
         var nonConformingFloatEncodingStrategy = NonConformingFloatEncodingStrategy.throw
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var maxDepth = JSONParsingOptions().maxDepth
     }
 
     private let settings = Mutex(Configuration())
@@ -119,6 +121,27 @@ public final class StreamingJSONEncoder: Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { settings.withLock { $0.userInfo } }
         set { settings.withLock { $0.userInfo = newValue } }
+    }
+
+    /// The deepest nesting of arrays and objects written, counted from the top of the output
+    /// (the containers of a ``JSONWriter`` the value is written into count too). Default 512,
+    /// ``JSONParsingOptions/maxDepth``'s default, so that what this encoder writes decodes
+    /// with the default options (`JSONEncoder` has no limit). A value that nests deeper is
+    /// refused with `EncodingError.invalidValue` at the container that would go past it.
+    /// Values below 1 are treated as 1.
+    ///
+    /// Whatever this limit, a value is also refused, with `EncodingError.invalidValue`, where
+    /// encoding it deeper would overflow the thread's stack (checked at every value and
+    /// container, as ``StreamingJSONDecoder`` does), never a crash: `encode(to:)` recurses once
+    /// per level. Optimized on x86-64, a model nested through an optional member
+    /// (`final class Node: Encodable { let child: Node? }`) takes about 1.1 KiB of stack a level
+    /// (`JSONEncoder`: 1.4 KiB), so a 512 KiB stack (Apple's secondary threads) holds about 430
+    /// levels of it; nested through an array, 1.8 KiB a model level (two levels of JSON), so
+    /// the default 512 levels fit. An unoptimized build takes about twice as much, and models
+    /// with large `encode(to:)` frames more: encode those on a thread with a larger stack.
+    public var maxDepth: Int {
+        get { settings.withLock { $0.maxDepth } }
+        set { settings.withLock { $0.maxDepth = newValue } }
     }
 
     var configuration: Configuration { settings.withLock { $0 } }

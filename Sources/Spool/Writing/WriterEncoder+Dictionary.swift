@@ -13,6 +13,7 @@ extension WriterEncoder {
     /// Writes a dictionary's members, keys unconverted, as the object of the frame on top.
     func encodeStringKeyed<Value: Encodable>(_ members: [String: Value]) throws {
         let frame = levels.count - 1
+        try checkNesting(at: path(through: frame))
         try writer.openContainer(.object, sorted: sortsKeys)
         levels[frame].state = .keyed
         for (key, value) in members {

@@ -78,6 +78,7 @@ extension WriterEncoder {
         ) -> KeyedEncodingContainer<NestedKey> {
             do {
                 try encoder.enter(id)
+                try encoder.checkNesting(at: codingPath + [key])
                 try encoder.writeKey(key, then: .object(sorted: encoder.sortsKeys))
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: codingPath + [key]))
@@ -88,6 +89,7 @@ extension WriterEncoder {
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             do {
                 try encoder.enter(id)
+                try encoder.checkNesting(at: codingPath + [key])
                 try encoder.writeKey(key, then: .array)
             } catch {
                 return FailingContainer<IndexCodingKey>(error: error, codingPath: codingPath + [key])

@@ -74,7 +74,7 @@ extension WriterEncoder {
         let top = levels.count - 1
         if top >= 0 && levels[top].isFrame && levels[top].state == .empty {
             levels[top].state = .single
-            levels[top].valueStart = writer.bytesWritten
+            levels[top].valueStart = writer.outputPosition
             return top
         }
         throw singleValueMisuse()

@@ -14,10 +14,14 @@ extension WriterEncoder {
         let pathKey: any CodingKey = key ?? IndexCodingKey(index: levels[top].count + pending)
         let layout: JSONWriter.Format.Layout = writer.lines ? .compact : writer.format.layout
         let sideWriter = JSONWriter(
-            output: .memory, format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes), initialCapacity: 256)
+            output: .memory,
+            format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes, maxIndentation: writer.format.maxIndentation),
+            initialCapacity: 256)
         // Its top level sits inside this container, so pretty output indents to match.
         sideWriter.baseLevel = writer.baseLevel + writer.outer.count
         let side = WriterEncoder(writer: sideWriter, configuration: configuration, basePath: path(through: top) + [pathKey])
+        // A model may recurse through super encoders: the stack is counted from this encode's start.
+        side.stackLimit = stackLimit
         side.push(Level(id: side.nextID, state: .empty, isFrame: true, key: .none))
         side.nextID &+= 1
         let jsonKey = key.map { self.jsonKey($0) }
@@ -57,6 +61,8 @@ extension WriterEncoder {
     /// Ends a super encoder: closes what it left open (`{}` when it encoded nothing), makes
     /// later use throw, and returns its bytes.
     func finishAsSuper() throws -> [UInt8] {
+        // Placing a super value places the ones inside it first: one level of recursion each.
+        if stackLimit.isExceeded() { throw stackExhausted(at: basePath) }
         while !levels.isEmpty { try closeTop() }
         if let lost = lostValueError { throw lost }
         writer.blocked = WriteError(code: .closed, message: WriterEncoder.superUsedLate)

@@ -77,6 +77,7 @@ extension WriterEncoder {
             do {
                 try encoder.enterElement(id)
                 index = encoder.topCount
+                try encoder.checkNesting(at: codingPath + [IndexCodingKey(index: index)])
                 try encoder.writer.openContainer(.object, sorted: encoder.sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: codingPath))
@@ -90,6 +91,7 @@ extension WriterEncoder {
             do {
                 try encoder.enterElement(id)
                 index = encoder.topCount
+                try encoder.checkNesting(at: codingPath + [IndexCodingKey(index: index)])
                 try encoder.writer.openContainer(.array, sorted: false)
             } catch {
                 return FailingContainer<IndexCodingKey>(error: error, codingPath: codingPath)

@@ -86,18 +86,46 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// The error of a super encoder's value that could not be placed (WriterEncoder+Super.swift):
     /// ``encodeRoot(_:)`` throws it even when the call that met it could not.
     var lostValueError: (any Error)?
+    /// The deepest nesting written (``StreamingJSONEncoder/maxDepth``), at least 1.
+    let maxDepth: Int
+    /// How deep this encoder may recurse on the current thread's stack: from where it was
+    /// made, and again from each ``encodeRoot(_:)`` (a session's values may come on other threads).
+    @exclusivity(unchecked) var stackLimit = StackLimit()
     private lazy var userInfoValues: [CodingUserInfoKey: Any] = configuration.userInfo.mapValues { $0 as Any }
 
     init(writer: JSONWriter, configuration: StreamingJSONEncoder.Configuration, basePath: [any CodingKey] = []) {
         self.writer = writer
         self.configuration = configuration
         self.basePath = basePath
+        maxDepth = max(1, configuration.maxDepth)
         sortsKeys = configuration.outputFormatting.contains(.sortedKeys)
         switch configuration.keyEncodingStrategy {
         case .useDefaultKeys: keyMode = .plain
         case .convertToSnakeCase: keyMode = .snakeCase
         case .custom(let convert): keyMode = .custom(convert)
         }
+    }
+
+    deinit {
+        // Super encoders not placed (the encode failed) hold the ones inside them, as deep as the
+        // value went: released one by one, not by a recursion as deep (which, from a refusal at
+        // the stack's limit, would overflow it).
+        guard levels.contains(where: { $0.supers != nil }) else { return }
+        var pending = takeSupers()
+        while var encoder = pending.popLast() {
+            if isKnownUniquelyReferenced(&encoder) { pending += encoder.takeSupers() }
+        }
+    }
+
+    /// The encoders of the super encoders waiting in every level, taken out of them.
+    private func takeSupers() -> [WriterEncoder] {
+        var encoders: [WriterEncoder] = []
+        for index in levels.indices {
+            guard let supers = levels[index].supers else { continue }
+            levels[index].supers = nil
+            encoders += supers.map(\.encoder)
+        }
+        return encoders
     }
 
     // MARK: - Encoder
@@ -120,6 +148,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return KeyedEncodingContainer(KeyedContainer(encoder: self, id: levels[frame].id))
         case .empty:
             do {
+                try checkNesting(at: path(through: frame))
                 try writer.openContainer(.object, sorted: sortsKeys, checksKeys: true)
             } catch {
                 return KeyedEncodingContainer(FailingContainer(error: error, codingPath: path(through: frame)))
@@ -149,6 +178,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
             return UnkeyedContainer(encoder: self, id: levels[frame].id)
         case .empty:
             do {
+                try checkNesting(at: path(through: frame))
                 try writer.openContainer(.array, sorted: false)
             } catch {
                 return FailingContainer<IndexCodingKey>(error: error, codingPath: path(through: frame))
@@ -177,6 +207,7 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
     /// encodes nothing is an error (as in `JSONEncoder`); deeper, it is `{}`. On failure the
     /// writer goes back to where it was, when it can.
     func encodeRoot<T: Encodable>(_ value: T) throws {
+        stackLimit = StackLimit()
         let mark = writer.checkpoint()
         do {
             if try !encodeSpecial(value, key: .none) {
@@ -202,71 +233,136 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
 
     /// Writes `key` and `value` as a member of the object on top; on failure the writer goes
     /// back to before the key.
+    ///
+    /// A model nested in itself recurses through here once per level, so what is not needed
+    /// while the value encodes (the key's writing, the rewind) is out of line: its locals are
+    /// not on the stack during the recursion.
     func encodeMember<T: Encodable, Key: CodingKey>(_ value: T, forKey key: Key) throws {
         let mark = writer.checkpoint()
         do {
-            try writeKey(key, then: .value)
+            try writeMemberKey(key)
             try encodeValue(value, key: .key(key))
         } catch {
-            writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
+            rewind(to: mark, after: error)
             throw error
         }
+    }
+
+    /// Writes `key` for a member whose value follows (see ``writeKey(_:then:)``).
+    @inline(never)
+    func writeMemberKey<Key: CodingKey>(_ key: Key) throws {
+        try writeKey(key, then: .value)
+    }
+
+    /// Takes a value that failed back out of the writer (see ``JSONWriter/rewind(to:reason:)``).
+    @inline(never)
+    func rewind(to mark: JSONWriter.Checkpoint, after error: any Error) {
+        writer.rewind(to: mark, reason: JSONWriter.summary(of: error))
     }
 
     /// Runs `body` (an `encode(to:)` or a strategy's closure) for a new frame, then ends
     /// whatever it opened; a frame that wrote nothing is `{}`, or an error at the top level
     /// (where `root` is the value).
     func encodeFrame(key: PathKey, root: Any?, _ body: () throws -> Void) throws {
+        // (A value may recurse without opening a container: through single value containers.)
+        if stackLimit.isExceeded() { throw stackExhausted(at: path(adding: key)) }
         let depth = levels.count
-        push(Level(id: nextID, state: .empty, isFrame: true, key: key))
-        nextID &+= 1
+        pushFrame(key: key)
         do {
             try body()
-            if let root, levels.count > depth, levels[depth].state == .empty {
-                throw EncodingError.invalidValue(
-                    root, EncodingError.Context(codingPath: basePath, debugDescription: "Top-level \(type(of: root)) did not encode any values."))
-            }
-            while levels.count > depth { try closeTop() }
+            if let root, levels.count > depth, levels[depth].state == .empty { throw encodedNothing(root) }
+            try endFrame(depth)
         } catch {
-            levels.removeSubrange(min(depth, levels.count)...)
-            topID = levels.last?.id ?? 0
+            dropLevels(from: depth)
             throw error
         }
+    }
+
+    // (The work before and after `body` is out of line: a model nested in itself recurses
+    // through ``encodeFrame(key:root:_:)``, whose frame stays on the stack at every level.
+    // Release x86-64, a `final class Node: Encodable { let child: Node? }` took 1.8 KiB of stack
+    // a level with it inline, 1.1 KiB with it out of line; `JSONEncoder` takes 1.4 KiB.)
+
+    /// Pushes the level of a new frame, for the value under `key`.
+    @inline(never)
+    func pushFrame(key: PathKey) {
+        push(Level(id: nextID, state: .empty, isFrame: true, key: key))
+        nextID &+= 1
+    }
+
+    /// Ends the levels from `depth` up: the frame's containers, then the frame.
+    @inline(never)
+    func endFrame(_ depth: Int) throws {
+        while levels.count > depth { try closeTop() }
+    }
+
+    /// Drops the levels from `depth` up, after a failure.
+    @inline(never)
+    func dropLevels(from depth: Int) {
+        levels.removeSubrange(min(depth, levels.count)...)
+        topID = levels.last?.id ?? 0
+    }
+
+    /// The error for a top-level value that encoded nothing.
+    @inline(never)
+    func encodedNothing(_ root: Any) -> EncodingError {
+        EncodingError.invalidValue(
+            root, EncodingError.Context(codingPath: basePath, debugDescription: "Top-level \(type(of: root)) did not encode any values."))
     }
 
     /// Types `JSONEncoder` writes itself rather than through their `encode(to:)`: dates, data,
     /// URLs and decimals by the strategies; and, as shortcuts, the common scalars.
     /// - Returns: whether `value` was one of them (and is written).
-    @inline(__always)
+    ///
+    /// Out of line, so that its locals are not on the stack while a model nested in itself
+    /// recurses (see ``encodeFrame(key:root:_:)``).
+    @inline(never)
     func encodeSpecial<T: Encodable>(_ value: T, key: PathKey) throws -> Bool {
-        if T.self == String.self, let string = value as? String {
-            try writer.string(string)
-        } else if T.self == Int.self, let integer = value as? Int {
-            try writer.number(integer)
-        } else if T.self == Double.self, let double = value as? Double {
-            try encodeFloat(double, key: key)
-        } else if T.self == Bool.self, let bool = value as? Bool {
-            try writer.bool(bool)
-        } else if T.self == Date.self, let date = value as? Date {
+        // (`T` is the type named: the value is reinterpreted, not cast.)
+        if T.self == String.self {
+            try writer.string(unsafeBitCast(value, to: String.self))
+        } else if T.self == Int.self {
+            try writer.number(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Double.self {
+            try encodeFloat(unsafeBitCast(value, to: Double.self), key: key)
+        } else if T.self == Bool.self {
+            try writer.bool(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
+            try encodeFoundationValue(value, key: key)
+        } else if case .plain = keyMode {
+            return false
+        } else {
+            return try encodeStringKeyedDictionary(value, key: key)
+        }
+        return true
+    }
+
+    /// Writes a `Date`, `Data`, `URL` or `Decimal` by its strategy. (Out of line, as the rarer
+    /// cases of ``encodeSpecial(_:key:)``: their locals stay off the stack of models that
+    /// recurse through it.)
+    @inline(never)
+    func encodeFoundationValue<T: Encodable>(_ value: T, key: PathKey) throws {
+        if let date = value as? Date {
             try encodeDate(date, key: key)
-        } else if T.self == Data.self, let data = value as? Data {
+        } else if let data = value as? Data {
             try encodeData(data, key: key)
-        } else if T.self == URL.self, let url = value as? URL {
+        } else if let url = value as? URL {
             try writer.string(url.absoluteString)
-        } else if T.self == Decimal.self, let decimal = value as? Decimal {
+        } else if let decimal = value as? Decimal {
             guard !decimal.isNaN else {
                 throw EncodingError.invalidValue(
                     decimal, EncodingError.Context(codingPath: path(adding: key), debugDescription: "Unable to encode Decimal.nan directly in JSON."))
             }
             try writer.number(decimal)
-        } else if case .plain = keyMode {
-            return false
-        } else if let dictionary = value as? any EncodableStringKeyedDictionary {
-            // JSONEncoder leaves the keys of [String: T] alone under a key strategy.
-            try encodeFrame(key: key, root: nil) { try dictionary.encodeMembers(to: self) }
-        } else {
-            return false
         }
+    }
+
+    /// Under a key strategy, writes a `[String: T]` with its keys as they are, as `JSONEncoder`
+    /// does; returns false for any other value.
+    @inline(never)
+    func encodeStringKeyedDictionary<T: Encodable>(_ value: T, key: PathKey) throws -> Bool {
+        guard let dictionary = value as? any EncodableStringKeyedDictionary else { return false }
+        try encodeFrame(key: key, root: nil) { try dictionary.encodeMembers(to: self) }
         return true
     }
 
@@ -401,12 +497,19 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         case .keyed: try writer.closeContainer(.object)
         case .unkeyed: try writer.closeContainer(.array)
         case .single: break
-        case .empty:
-            try writer.openContainer(.object, sorted: false)
-            try writer.closeContainer(.object)
+        case .empty: try writeEmptyObject()
         }
         levels.removeLast()
         topID = levels.last?.id ?? 0
+    }
+
+    /// Writes `{}` for the frame on top, which encoded nothing. (Out of line: it is rare, and
+    /// ``closeTop()`` runs at the end of every value.)
+    @inline(never)
+    private func writeEmptyObject() throws {
+        try checkNesting(at: path(through: levels.count - 1))
+        try writer.openContainer(.object, sorted: false)
+        try writer.closeContainer(.object)
     }
 
     /// The coding path to the value of `levels[index]`.
@@ -425,6 +528,39 @@ final class WriterEncoder: Encoder, SingleValueEncodingContainer {
         var path = path(through: levels.count - 1)
         if let key = key.codingKey { path.append(key) }
         return path
+    }
+
+    // MARK: - Nesting
+
+    /// The nesting of the writer's output here: its open containers, and those around a super
+    /// encoder's writer.
+    var outputDepth: Int { writer.baseLevel &+ writer.outer.count }
+
+    /// Checks that a container may open here, for the value at `path`: within ``maxDepth``, and
+    /// with stack left for the levels inside it.
+    /// - Throws: `EncodingError.invalidValue` when it may not.
+    @inline(__always)
+    func checkNesting(at path: @autoclosure () -> [any CodingKey]) throws {
+        if outputDepth >= maxDepth { throw tooDeep(at: path()) }
+        if stackLimit.isExceeded() { throw stackExhausted(at: path()) }
+    }
+
+    /// The error for a container that would nest deeper than ``maxDepth``.
+    @inline(never)
+    func tooDeep(at path: [any CodingKey]) -> EncodingError {
+        let message = "nesting is deeper than the maximum depth of \(maxDepth) (StreamingJSONEncoder.maxDepth, "
+            + "JSONParsingOptions.maxDepth's default, so that the output decodes): raise maxDepth to write it"
+        return EncodingError.invalidValue(message, EncodingError.Context(codingPath: path, debugDescription: message))
+    }
+
+    /// The error for a value too deep to encode on the thread's stack that is left.
+    @inline(never)
+    func stackExhausted(at path: [any CodingKey]) -> EncodingError {
+        // Levels of arrays and objects, or of values inside each other through single values.
+        let depth = max(outputDepth, levels.reduce(0) { $0 + ($1.isFrame ? 1 : 0) })
+        let message = "nesting too deep to encode on this thread's stack (\(depth) levels): "
+            + "encode on a thread with a larger stack, or lower StreamingJSONEncoder.maxDepth"
+        return EncodingError.invalidValue(message, EncodingError.Context(codingPath: path, debugDescription: message))
     }
 
     func misuse(_ message: String, at codingPath: [any CodingKey]? = nil) -> EncodingError {

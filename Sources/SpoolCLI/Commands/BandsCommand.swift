@@ -22,7 +22,7 @@ struct BandsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The catalog; '-' or absent for standard input.")
+    @Argument(help: "The catalog; '-' or absent for standard input. A name that begins with '-' goes after --.")
     var file: String?
 
     @Flag(help: "Print only the summary.")

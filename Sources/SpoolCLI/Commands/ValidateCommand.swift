@@ -12,7 +12,7 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The JSON file to check; '-' or absent for standard input.")
+    @Argument(help: "The JSON file to check; '-' or absent for standard input. A name that begins with '-' goes after --.")
     var file: String?
 
     @OptionGroup var parsing: ParsingFlags

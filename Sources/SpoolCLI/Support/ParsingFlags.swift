@@ -71,10 +71,10 @@ struct ProgressFlags: ParsableArguments {
 
 /// PATH and FILE, for the commands that stream what is at a path.
 struct PathAndFile: ParsableArguments {
-    @Argument(help: "Where the elements are: keys joined by dots, [N] for an index, . for the root.")
+    @Argument(help: "Where the elements are: keys joined by dots, [N] for an index, . for the root. One that begins with '-' goes after --.")
     var path: String
 
-    @Argument(help: "The JSON input; '-' or absent for standard input.")
+    @Argument(help: "The JSON input; '-' or absent for standard input. A name that begins with '-' goes after --.")
     var file: String?
 
     var input: InputFile { InputFile(file) }
@@ -107,8 +107,9 @@ struct InputFile {
         path = argument == "-" ? nil : argument
     }
 
-    /// The name errors use: the path, or `<stdin>`.
-    var name: String { path ?? "<stdin>" }
+    /// The name messages use: the path, its control characters escaped (a newline in a file
+    /// name would forge an error line), or `<stdin>`.
+    var name: String { path.map(TerminalText.safe) ?? "<stdin>" }
 
     /// A reader over the input, with a progress bar fed by it.
     func reader(
@@ -156,7 +157,8 @@ func report(_ error: any Error, file: String, command: Command = .other) -> Exit
         }
         printToStandardError(error.location == nil ? "\(file): \(error)" : "\(file):\(error)")
         return SpoolExit.invalidInput
-    case let error as InputError:
+    case var error as InputError:
+        error.source = TerminalText.safe(error.source)  // the file's name
         printToStandardError("spool: \(error)")
         return SpoolExit.inputUnavailable
     case let error as OutputError:

@@ -159,7 +159,8 @@ struct RecursiveModelStackTests {
         #expect((try? run.result.get()) == depth)
     }
 
-    @Test func nestedThroughAnArray() {
+    @Test(.disabled(if: Sanitizers.address, "AddressSanitizer's frames are larger: 140 levels do not fit 512 KiB, and are refused"))
+    func nestedThroughAnArray() {
         let depth = 140  // 280 levels of JSON: an object and an array each
         let run = SmallStack.run {
             var tree = try StackPerLevelTests.Tree.decodeValue(from: StackPerLevelTests.trees(depth: depth))

@@ -105,42 +105,6 @@ struct StreamShellTests {
         #expect(pushed?.message.hasSuffix("(3 elements of objects read before it)") == true)
     }
 
-    /// An error after the elements have all been handed out belongs to the rest of the input:
-    /// `JSONStream.finish()` reports it without the elements' "read before it" note, and so must
-    /// a push stream, whichever call meets it (found by SpoolFuzzPush).
-    @Test(arguments: [1, 3, 64])
-    func pushErrorsAfterTheRequestEndedAreTheRestOfTheInputs(_ size: Int) throws {
-        for (text, path) in [(#"{"a": [1, 2]} x"#, "a"), (#"["\a"]"#, "a[0]")] as [(String, JSONKeyPath)] {
-            let sync = JSONStream(string: text)
-            _ = try? sync.elements(of: JSONValue.self, at: path).forEach { _ in }
-            let expected = #expect(throws: ParseError.self) { try sync.finish() }
-            for drainsEveryChunk in [true, false] {
-                let stream = PushJSONStream()
-                let elements = stream.elements(of: JSONValue.self, at: path)
-                var errors: [String] = []  // the parse errors thrown, by any call
-                func run(_ step: () throws -> Void) {
-                    do {
-                        try step()
-                    } catch let error as ParseError {
-                        errors.append("\(error)")
-                    } catch {}
-                }
-                let bytes = Array(text.utf8)
-                for start in stride(from: 0, to: bytes.count, by: size) {
-                    run { try stream.append(bytes[start..<min(bytes.count, start + size)]) }
-                    if drainsEveryChunk { run { while try elements.next() != nil {} } }
-                }
-                run { try stream.finishInput() }
-                run { while try elements.next() != nil {} }
-                run { try stream.finish() }
-                #expect(!errors.isEmpty, "\(text)")
-                for error in errors {
-                    #expect(error == expected.map { "\($0)" }, "\(text), \(size)-byte chunks, draining every chunk: \(drainsEveryChunk)")
-                }
-            }
-        }
-    }
-
     /// A request asked for after the push stream's input failed meets that error, as the pull
     /// stream's does; it used to end at once with nothing (no elements, a count of 0).
     @Test func aRequestAfterTheInputFailedThrowsItsError() throws {

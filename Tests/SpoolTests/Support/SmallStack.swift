@@ -1,4 +1,5 @@
 import Foundation
+@testable import Spool
 
 /// Runs code on a thread with a small stack, as Apple platforms give secondary threads
 /// (512 KiB), and measures how much of the stack it used.
@@ -46,8 +47,9 @@ enum SmallStack {
 
     @inline(never)
     private static func measure<Result>(stackSize: Int, _ body: () throws -> Result) -> Run<Result> {
-        var marker = 0
-        let top = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        // The frame's address, not a local's: under AddressSanitizer locals live on its fake
+        // stack, away from the thread's.
+        let top = StackLimit.currentAddress()
         let paintTop = (top - UInt(nearMargin)) & ~7
         let paintBottom = (top - UInt(stackSize - farMargin)) & ~7
         paint(from: paintBottom, to: paintTop)

@@ -136,6 +136,67 @@ struct JSONWriterOutputTests {
         #expect(received == expected)
     }
 
+    /// Writes `lines` values of JSON Lines to a file with `wholeLineLimit`, then the start of
+    /// one more, unfinished (`unfinished` strings in an array), then ends at a line boundary.
+    func linesStoppedByAnError(limit: Int, lines: Int, unfinished: Int) throws -> (written: String, whole: String) {
+        let path = temporaryPath("lines-\(limit)-\(lines)-\(unfinished).json")
+        defer { unlink(path) }
+        let writer = try JSONWriter(toFile: path, format: .lines)
+        writer.wholeLineLimit = limit
+        var whole = ""
+        for index in 0..<lines {
+            try writer.beginObject()
+            try writer.key("line")
+            try writer.number(index)
+            try writer.key("text")
+            try writer.string("some text to fill the line")
+            try writer.endObject()
+            whole += #"{"line":\#(index),"text":"some text to fill the line"}"# + "\n"
+        }
+        try writer.beginArray()
+        for _ in 0..<unfinished { try writer.string("an element of a value that never ends") }
+        try writer.finishAtLineBoundary()
+        #expect(writer.isFinished)
+        #expect(throws: WriteError.self) { try writer.null() }
+        return (try String(contentsOfFile: path, encoding: .utf8), whole)
+    }
+
+    @Test func anErrorDropsTheUnfinishedLineAndKeepsTheWholeOnes() throws {
+        // Many buffers' worth of lines: each flush stopped at a line feed.
+        let (written, whole) = try linesStoppedByAnError(limit: 1 << 20, lines: 20_000, unfinished: 5_000)
+        #expect(written.count == whole.count)
+        #expect(written == whole)
+        // Without the limit, the buffer goes out wherever it ends, and the line is cut.
+        let (cut, _) = try linesStoppedByAnError(limit: 0, lines: 20_000, unfinished: 5_000)
+        #expect(cut.hasSuffix("\n"))
+        #expect(cut.count > whole.count)
+    }
+
+    @Test func aLineLongerThanTheLimitIsEndedWhereItStopped() throws {
+        let (written, whole) = try linesStoppedByAnError(limit: 1000, lines: 10, unfinished: 10_000)
+        #expect(written.hasPrefix(whole + "["))
+        #expect(written.hasSuffix("\"an element of a value that never ends\"\n"))
+        #expect(written.filter { $0 == "\n" }.count == 11)
+    }
+
+    @Test func nothingWholeMeansNothingWritten() throws {
+        let (written, _) = try linesStoppedByAnError(limit: 1 << 20, lines: 0, unfinished: 3)
+        #expect(written.isEmpty)
+    }
+
+    @Test func prettyOutputStopsAtItsLastWholeLine() throws {
+        let writer = JSONWriter(format: .pretty())
+        try writer.beginObject()
+        try writer.key("a")
+        try writer.beginArray()
+        try writer.number(1)
+        try writer.number(2)
+        try writer.finishAtLineBoundary()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\n  \"a\" : [\n    1,\n")
+        try writer.finishAtLineBoundary()  // a second call does nothing
+        #expect(throws: WriteError.self) { try writer.endArray() }
+    }
+
     @Test func standardOutputIsDescriptorOne() {
         let writer = JSONWriter.standardOutput(format: .lines)
         if case .descriptor(let fd, let name, let closes) = writer.output {
@@ -146,4 +207,86 @@ struct JSONWriterOutputTests {
             Issue.record("not a descriptor writer")
         }
     }
+}
+
+/// Issue 22, item 11: after a failed write, ``JSONWriter/bytesWritten`` is what reached the
+/// descriptor, not what the writer had made (it said 1,114,086 for 1,048,576 bytes on disk).
+@Suite("JSONWriter.bytesWritten after a failed write")
+struct BytesWrittenAfterFailureTests {
+    /// Writes numbers until a write fails.
+    static func writeUntilFailure(_ writer: JSONWriter) -> WriteError? {
+        do {
+            for index in 0..<1_000_000 { try writer.number(index) }
+            try writer.endArray()
+            try writer.finish()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aDescriptorThatFailsPartwayCountsWhatReachedIt() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-written-\(getpid()).json").path
+        defer { unlink(path) }
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(file >= 0)
+        defer { close(file) }
+        let writer = JSONWriter(fileDescriptor: file)
+        try writer.beginArray()
+        for index in 0..<50_000 { try writer.number(index) }
+        try writer.flush()
+        let flushed = writer.bytesWritten
+        #expect(flushed > 65_536)
+        // The same descriptor now leads to a full device: the next write fails (ENOSPC).
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        try #require(dup2(full, file) == file)
+        close(full)
+        let error = Self.writeUntilFailure(writer)
+        #expect(error?.errno == ENOSPC)
+        let onDisk = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect(onDisk == flushed)
+        #expect(writer.bytesWritten == flushed)
+        #expect(writer.bytesWritten + writer.bytes.count > flushed)  // the refused bytes stay in the buffer
+    }
+
+    #if os(Linux)
+    /// What a writing thread saw.
+    final class Outcome: @unchecked Sendable {
+        var error: WriteError?
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    @Test func aWriteCutShortCountsTheBytesItTook() throws {
+        signal(SIGPIPE, SIG_IGN)  // a write to a pipe without a reader: EPIPE, not the signal
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(writeEnd) }
+        // A pipe that holds one page (F_SETPIPE_SZ): the writer's 64 KiB write blocks once that
+        // page is full, and when the reader goes away write(2) returns the page (a partial
+        // write); the next one says EPIPE.
+        let capacity = Int(fcntl(writeEnd, 1031 /* F_SETPIPE_SZ */, 4096))
+        try #require(capacity > 0 && capacity < JSONWriter.flushSize)
+        nonisolated(unsafe) let writer = JSONWriter(fileDescriptor: writeEnd)
+        try writer.beginArray()
+        let outcome = Outcome()
+        Thread {
+            outcome.error = Self.writeUntilFailure(writer)
+            outcome.done.signal()
+        }.start()
+        // Once the pipe is full, exactly `capacity` bytes were taken: then the reader goes.
+        var buffered: Int32 = 0
+        for _ in 0..<10_000 where buffered < capacity {
+            usleep(1000)
+            try #require(ioctl(readEnd, 0x541B /* FIONREAD */, &buffered) == 0)
+        }
+        try #require(Int(buffered) == capacity)
+        close(readEnd)
+        outcome.done.wait()
+        #expect(outcome.error?.errno == EPIPE)
+        #expect(writer.bytesWritten == capacity)
+    }
+    #endif
 }

@@ -79,6 +79,41 @@ struct JSONWriterTests {
         #expect(text == "[\n    1,\n    [\n        2\n    ]\n]")
     }
 
+    @Test func indentationStopsGrowingAtMaxIndentation() throws {
+        let format = JSONWriter.Format(.pretty(indent: 2), maxIndentation: 5)  // two levels fit
+        let text = try written(format) { writer in
+            for _ in 0..<4 { try writer.beginArray() }
+            try writer.number(1)
+            for _ in 0..<4 { try writer.endArray() }
+        }
+        #expect(text == "[\n  [\n    [\n    [\n    1\n    ]\n    ]\n  ]\n]")
+        #expect(JSONWriter.Format(.pretty(indent: 16), maxIndentation: 10).indentationLimit == 0)
+        #expect(JSONWriter.Format(.compact, maxIndentation: 10).indentationLimit == .max)
+        #expect(JSONWriter.Format.pretty().indentationLimit == .max)
+    }
+
+    @Test func anEncoderKeepsTheIndentationLimitInSortedObjects() throws {
+        struct Node: Encodable {
+            var name: String
+            var children: [String: Node]
+        }
+        var model = Node(name: "leaf", children: [:])
+        for depth in 0..<12 { model = Node(name: "level \(depth)", children: ["b": model, "a": Node(name: "x", children: [:])]) }
+        let encoder = StreamingJSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let writer = JSONWriter(format: JSONWriter.Format(.pretty(indent: 4), maxIndentation: 8))
+        try encoder.encode(model, to: writer)
+        try writer.finish()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let expected = String(decoding: try foundation.encode(model), as: UTF8.self)
+        func unindented(_ text: String) -> [Substring] { text.split(separator: "\n").map { $0.drop(while: { $0 == " " }) } }
+        #expect(unindented(text) == unindented(expected))
+        let indents = text.split(separator: "\n").map { (line: Substring) in line.prefix(while: { $0 == " " }).count }
+        #expect(indents.max() == 8)
+    }
+
     @Test func prettyEmptyTopLevelContainersMatchJSONEncoder() throws {
         #expect(try written(.pretty()) { try $0.beginArray(); try $0.endArray() } == "[\n\n]")
         #expect(try written(.pretty()) { try $0.beginObject(); try $0.endObject() } == "{\n\n}")

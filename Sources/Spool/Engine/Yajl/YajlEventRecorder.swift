@@ -102,8 +102,9 @@ final class YajlEventLog {
 /// (yajl's own integer conversion rejects 2^64 and has signed-overflow UB).
 ///
 /// The files of this folder (this one, ``YajlHandle`` and ``YajlSyntaxCheck`` for validation's
-/// shortcut) are the only ones that import CYajl; no yajl type leaves them. yajl's messages
-/// are read in one place too, ``YajlError``.
+/// shortcut) are the only ones that import CYajl for yajl (``StackLimit`` takes its frame
+/// address from the module's shim); no yajl type leaves them. yajl's messages are read in one
+/// place too, ``YajlError``.
 final class YajlEventRecorder {
     /// What the callbacks see; yajl's context pointer points here.
     final class State {
