@@ -4,8 +4,8 @@ import PackageDescription
 // libFuzzer targets for Spool, kept out of the main package (they only link with
 // `--sanitize=fuzzer`). One executable per fuzz entry point, each with its own
 // `LLVMFuzzerTestOneInput`; FuzzSupport holds what they share (input flags, chunk plans, the
-// path to stream, the reference tree, reference number rules, tolerations, ASan's default
-// options). Build and run them as Fuzz/README.md says.
+// path to stream, the reference tree, reference number rules, tolerations). Build and run
+// them as Fuzz/README.md says.
 let spool = Target.Dependency.product(name: "Spool", package: "Spool")
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -13,9 +13,8 @@ let package = Package(
     name: "SpoolFuzz",
     dependencies: [.package(name: "Spool", path: "..")],
     targets: [
-        // Cursor, chunking, incremental input, validation and round trip. (FuzzSupport for
-        // ASan's default options: its round trip decodes JSONValue, which checks the stack.)
-        .executableTarget(name: "SpoolFuzz", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // Cursor, chunking, incremental input, validation and round trip.
+        .executableTarget(name: "SpoolFuzz", dependencies: [spool], swiftSettings: settings),
         // JSONStream elements / count / members / remainder, background vs one thread vs reference.
         .executableTarget(name: "SpoolFuzzStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // decodeValue of JSONValue, collections and models vs a reference built from tokens.

@@ -60,18 +60,3 @@ public enum KnownOldBehaviour: String, CaseIterable, Sendable {
         }
     }
 }
-
-/// AddressSanitizer's default options for every target that links FuzzSupport (flags given on
-/// the command line or in `ASAN_OPTIONS` still override them).
-///
-/// `detect_stack_use_after_return=0`: with it on (ASan's default here), the locals whose
-/// address is taken live on ASan's "fake stack", heap pages whose addresses do not follow the
-/// call depth. Spool's `StackLimit` measures how deep a decode has recursed by the address of
-/// such a local, so under ASan it now and then refuses an element one level deep ("nesting too
-/// deep to decode on this thread's stack (1 levels)"), a false report that depends on the fake
-/// stack's state, not on the input. TODO: drop this once `StackLimit` reads the real stack
-/// pointer (see Fuzz/README.md, "Bugs found").
-@_cdecl("__asan_default_options")
-public func asanDefaultOptions() -> UnsafePointer<CChar> {
-    UnsafeRawPointer(("detect_stack_use_after_return=0" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
-}
