@@ -239,7 +239,9 @@ func checkMembers(_ setup: Setup, _ oracle: NumberOracle, _ input: FuzzInput) {
         guard codableKeys.count < keys.count, AnyJSON.expected(from: values[codableKeys.count], oracle) == nil else {
             disagree("a DecodingError for a member that decodes")
         }
-        let leading = elementPathLength(setup.path, input.oneThread) - 1
+        // A member's path: the value's index with several top-level values (members at the
+        // root stream every value's), the path, the key.
+        let leading = setup.path.components.count + (input.oneThread.allowsMultipleValues ? 1 : 0)
         guard let located, located.code == .typeMismatch, located.keyPath.components.count > leading,
             case .key(let key) = located.keyPath.components[leading], key == keys[codableKeys.count],
             case .number(let text)? = values[codableKeys.count].at(located.keyPath.components.dropFirst(leading + 1)),
