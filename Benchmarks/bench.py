@@ -319,9 +319,14 @@ def main():
             ("JSONDecoder whole (DateFormatter)", lambda f: [bench, "jsondecoder-dates", f]),
             ("StreamingJSONDecoder whole (.pattern)", lambda f: [bench, "codable-decode-dates", f]),
             ("StreamingJSONDecoder stream (.pattern)", lambda f: [bench, "codable-stream-dates", f]),
+            ("JSONDecoder whole (snake case)", lambda f: [bench, "jsondecoder-snake", f]),
+            ("StreamingJSONDecoder whole (snake)", lambda f: [bench, "codable-decode-snake", f]),
+            ("StreamingJSONDecoder stream (snake)", lambda f: [bench, "codable-stream-snake", f]),
         ]
-        # The rows with parsed dates are compared with JSONDecoder parsing them too.
-        baselines = {name: "JSONDecoder whole (DateFormatter)" for name, _ in contenders[4:]}
+        # The rows with parsed dates are compared with JSONDecoder parsing them too, and the
+        # snake-case rows with JSONDecoder converting the keys too.
+        baselines = {name: "JSONDecoder whole (DateFormatter)" for name, _ in contenders[4:6]}
+        baselines.update({name: "JSONDecoder whole (snake case)" for name, _ in contenders[7:]})
         contenders += [
             ("Spool JSONStream (operator models)", lambda f: [bench, "stream", f]),
         ]

@@ -30,6 +30,25 @@ struct CodableCatalog: Codable, Equatable {
     let last_updated: String
 }
 
+/// The Codable structs as an app using `.convertFromSnakeCase` writes them: camelCase
+/// properties, no `CodingKeys` (for the key-strategy rows of `bench.py --codable`).
+struct SnakeMember: Codable, Equatable {
+    let name: String
+    let birthDate: String
+}
+
+struct SnakeBand: Codable, Equatable {
+    let name: String
+    let homepage: URL?
+    let active: CodableStatus
+    let members: [SnakeMember]
+}
+
+struct SnakeCatalog: Codable, Equatable {
+    let objects: [SnakeBand]
+    let lastUpdated: String
+}
+
 enum ManualExtraction {
     struct Failure: Error {}
 

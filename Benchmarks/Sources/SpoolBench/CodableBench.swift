@@ -4,7 +4,8 @@ import Spool
 /// Codable decoding of the band catalog: Foundation's `JSONDecoder` decoding it whole against
 /// Spool's `StreamingJSONDecoder` decoding it whole and streaming its bands one at a time, with
 /// the same `Codable` models; birth dates kept as strings, or parsed (`DateFormatter` for
-/// `JSONDecoder`, `.pattern` for Spool).
+/// `JSONDecoder`, `.pattern` for Spool); or with `.convertFromSnakeCase` and camelCase models
+/// (the `-snake` modes).
 func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, members: Int) {
     switch mode {
     case "codable-decode":
@@ -32,6 +33,23 @@ func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, mem
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
         let bands = try JSONStream(contentsOfFile: path).elements(of: DatedBand.self, at: "objects", decoder: decoder)
+        var count = (bands: 0, members: 0)
+        while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
+        return count
+    case "jsondecoder-snake":
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let catalog = try decoder.decode(SnakeCatalog.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
+    case "codable-decode-snake":
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let catalog = try decoder.decode(SnakeCatalog.self, fromContentsOfFile: path)
+        return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
+    case "codable-stream-snake":
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let bands = try JSONStream(contentsOfFile: path).elements(of: SnakeBand.self, at: "objects", decoder: decoder)
         var count = (bands: 0, members: 0)
         while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
         return count

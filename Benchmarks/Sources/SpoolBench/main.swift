@@ -22,7 +22,9 @@ import Darwin
 /// - `codable-decode`, `codable-stream`: the same Codable structs with StreamingJSONDecoder,
 ///   the whole catalog, or its bands streamed one at a time; `jsondecoder-dates`,
 ///   `codable-decode-dates`, `codable-stream-dates`: with parsed birth dates (CodableBench.swift);
-///   `codable-stream-direct`: `codable-stream` parsing on the reading thread.
+///   `codable-stream-direct`: `codable-stream` parsing on the reading thread;
+///   `jsondecoder-snake`, `codable-decode-snake`, `codable-stream-snake`: camelCase models
+///   without `CodingKeys`, read with `.convertFromSnakeCase`.
 /// - `gen-yajl-c OUT [N]`, `gen-yajl OUT [N]`, `gen-writer OUT [N]`: N small objects (default
 ///   1,000,000) written to OUT by yajl_gen from C, by yajl_gen driven from Swift, and by
 ///   JSONWriter (the measurement behind JSONWriter's design, WriterChoice.swift).
@@ -116,7 +118,8 @@ case "jsondecoder":
     } catch {
         fail("jsondecoder: \(error)", code: 1)
     }
-case "codable-decode", "codable-stream", "codable-stream-direct", "jsondecoder-dates", "codable-decode-dates", "codable-stream-dates":
+case "codable-decode", "codable-stream", "codable-stream-direct", "jsondecoder-dates", "codable-decode-dates",
+    "codable-stream-dates", "jsondecoder-snake", "codable-decode-snake", "codable-stream-snake":
     do {
         let (bands, members) = try decodeCatalogCodable(mode: mode, path: path)
         print("bands \(bands) members \(members)")

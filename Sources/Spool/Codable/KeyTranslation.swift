@@ -24,6 +24,21 @@ final class KeyTranslation {
     }
 
     let rule: Rule
+    /// Whether a conversion needs the coding path where the key is met (a custom strategy's
+    /// does; snake case never reads it).
+    let needsPath: Bool
+
+    /// Where a lookup for a custom strategy is looking: the container's decoder, the path of
+    /// the container holding it and its key there. Set for the lookup's length only
+    /// (``TranslatedKeys/with(_:decoder:parent:key:_:)``), so that the keys the lookup
+    /// carries stay one plain reference.
+    struct Origin {
+        let decoder: TapeDecoder
+        let parent: CodingPathNode?
+        let key: CurrentKey
+    }
+
+    fileprivate var origin: Origin?
 
     private struct Entry {
         var hash: UInt64 = 0  // 0: empty
@@ -42,6 +57,7 @@ final class KeyTranslation {
 
     init(_ rule: Rule) {
         self.rule = rule
+        if case .custom = rule { needsPath = true } else { needsPath = false }
         entries = .allocate(capacity: capacity)
         entries.initialize(repeating: Entry(), count: capacity)
     }
@@ -53,17 +69,17 @@ final class KeyTranslation {
     }
 
     /// The converted form of the JSON key `raw` (its unescaped UTF-8), valid while this
-    /// translation lives; `path` is the coding path of the object it is in, for a custom
-    /// strategy meeting the key for the first time.
+    /// translation lives. A custom strategy meeting the key for the first time is given the
+    /// coding path of the object it is in (``origin``).
     @inline(__always)
-    func converted(_ raw: UnsafeBufferPointer<UInt8>, path: () -> [any CodingKey]) -> UnsafeBufferPointer<UInt8> {
-        if case .snakeCase = rule, !Self.hasUnderscore(raw) { return raw }
+    func converted(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if !needsPath, !Self.hasUnderscore(raw) { return raw }  // snake case
         let hash = Self.hash(raw)
         let mask = capacity &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = entries[slot]
-            if entry.hash == 0 { return learn(raw, hash: hash, path: path) }
+            if entry.hash == 0 { return learn(raw, hash: hash) }
             if entry.hash == hash && Extractor.equal(entry.raw, raw) { return entry.converted }
             slot = (slot &+ 1) & mask
         }
@@ -100,16 +116,15 @@ final class KeyTranslation {
     }
 
     @inline(never)
-    private func learn(
-        _ raw: UnsafeBufferPointer<UInt8>, hash: UInt64, path: () -> [any CodingKey]
-    ) -> UnsafeBufferPointer<UInt8> {
+    private func learn(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UnsafeBufferPointer<UInt8> {
         let key = String(decoding: raw, as: UTF8.self)
         var converted: String
         switch rule {
         case .snakeCase:
             converted = StreamingJSONDecoder.KeyDecodingStrategy.camelCase(fromSnakeCase: key)
         case .custom(let convert):
-            converted = convert(path() + [JSONCodingKey(stringValue: key)]).stringValue
+            let path = origin.map { $0.decoder.path($0.parent, $0.key.codingKey) } ?? []
+            converted = convert(path + [JSONCodingKey(stringValue: key)]).stringValue
         }
         let entry = converted.withUTF8 { Entry(hash: hash, raw: store(raw), converted: store($0)) }
         insert(entry)
@@ -156,21 +171,36 @@ final class KeyTranslation {
 }
 
 /// The members' keys as a session's key strategy converts them, for the member lookup: the
-/// conversions of ``KeyTranslation``, with the path of the container looking (for a custom
-/// strategy meeting a key the first time). Not nested in the generic `KeyedContainer`, so
-/// that using it costs no generic metadata lookup.
+/// conversions of ``KeyTranslation``. Not nested in the generic `KeyedContainer`, so that
+/// using it costs no generic metadata lookup.
 ///
-/// Its references are unowned: it lives for one lookup, while the container that made it
-/// holds them (a retain and release of each per lookup measured 6 % of a snake-case stream).
+/// It is one unmanaged reference, so that copying or using it costs no retain: a lookup copies its keys
+/// a few times, and when they also held the container's place (for a custom strategy's
+/// path), the copies and their retains measured 7 % of a snake-case decode of twitter.json.
+/// A custom strategy's lookup sets that place on the translation for its length instead
+/// (``with(_:decoder:parent:key:_:)``).
 struct TranslatedKeys: MemberKeys {
     static var converts: Bool { true }
-    unowned(unsafe) let translation: KeyTranslation
-    unowned(unsafe) let decoder: TapeDecoder
-    unowned(unsafe) let parent: CodingPathNode?
-    let key: CurrentKey
+    /// Held by the session for the lookup's length.
+    let translation: Unmanaged<KeyTranslation>
 
     @inline(__always)
     func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        translation.converted(raw) { decoder.path(parent, key.codingKey) }
+        translation._withUnsafeGuaranteedRef { $0.converted(raw) }
+    }
+
+    /// Runs `body` with the keys of `translation`, looking in the object of a container
+    /// whose decoder is `decoder`, held by the container at `parent` under `key`.
+    @inline(__always)
+    static func with<T>(
+        _ translation: KeyTranslation, decoder: TapeDecoder, parent: CodingPathNode?, key: CurrentKey,
+        _ body: (TranslatedKeys) throws -> T
+    ) rethrows -> T {
+        let keys = TranslatedKeys(translation: Unmanaged.passUnretained(translation))
+        guard translation.needsPath else { return try body(keys) }
+        let outer = translation.origin
+        translation.origin = KeyTranslation.Origin(decoder: decoder, parent: parent, key: key)
+        defer { translation.origin = outer }
+        return try body(keys)
     }
 }
