@@ -292,10 +292,25 @@ final class TapeDecoder: Decoder {
         return typed
     }
 
+    /// Whether `T` is a standard number type or `Bool`, which no string converts to (a
+    /// constant where `T` is known).
+    @inline(__always)
+    private static func isNumberOrBool<T>(_ type: T.Type) -> Bool {
+        T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Float.self
+            || T.self == Int8.self || T.self == Int16.self || T.self == Int32.self || T.self == Int64.self
+            || T.self == UInt.self || T.self == UInt8.self || T.self == UInt16.self || T.self == UInt32.self
+            || T.self == UInt64.self
+    }
+
     /// The current value through one of Spool's exact ``JSONDecodable`` scalars.
     func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
-        _ = try checked(index)  // (read on: a scalar's token may not be on the tape yet)
+        // (Read on: a scalar's token may not be on the tape yet.)
+        if try checked(index).kind == .string, Self.isNumberOrBool(T.self) {
+            // The mismatch the scalar would throw, made here: thrown, caught and wrapped, it
+            // cost a `try?` fallback from a number to a string 10 % more per element.
+            throw decodingError(Extractor(context: context, index: index).mismatchError(at: index, expected: T.self), type: T.self)
+        }
         do {
             return try T.decode(Extractor(context: context, index: index))
         } catch var error as DecodeError {

@@ -464,6 +464,16 @@ public struct Extractor {
         case .number:
             return clip(tape.text(of: token))
         case .string:
+            // Most excerpts are short and need no escape: quoted straight from the tape's bytes.
+            let bytes = tape.bytes(of: token)
+            if bytes.count <= 40, !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                return String(unsafeUninitializedCapacity: bytes.count &+ 2) { buffer in
+                    buffer[0] = UInt8(ascii: "\"")
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(fromContentsOf: bytes)
+                    buffer[bytes.count &+ 1] = UInt8(ascii: "\"")
+                    return bytes.count &+ 2
+                }
+            }
             return JSONKeyPath.quoted(clip(tape.text(of: token)))
         default:
             return nil

@@ -168,9 +168,20 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         return "\(head)…(\(all.count - 16) more)…\(tailText)"
     }
 
+    /// Whether `key` has no byte that ``quoted(_:)`` escapes.
+    private static func needsNoEscape(_ key: String) -> Bool {
+        let plain = key.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            return true
+        }
+        return plain ?? key.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
     static func quoted(_ key: String) -> String {
         // Most keys and excerpts need no escape: quoted as they are.
-        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+        if needsNoEscape(key) {
             var text = MessageText(capacity: key.utf8.count + 2)
             text.append("\"")
             text.append(key)
