@@ -28,6 +28,17 @@ final class DecodingSession: @unchecked Sendable {
     /// The URLs parsed last, by their text.
     @exclusivity(unchecked) var recentURLs = RecentURLs()
 
+    /// Keyed containers for reuse within one decode; emptied at its end (``endDecode()``).
+    @exclusivity(unchecked) var reusableContainers = ReusableContainers()
+
+    /// Runs `body`, one decode (or one streamed element), then lets go of the containers kept
+    /// for reuse, which hold its decoder.
+    @inline(__always)
+    func decode<T>(_ body: () throws -> T) rethrows -> T {
+        defer { reusableContainers.removeAll() }
+        return try body()
+    }
+
     init(_ configuration: StreamingJSONDecoder.Configuration) {
         self.configuration = configuration
         switch configuration.keyDecodingStrategy {

@@ -161,7 +161,7 @@ public final class StreamingJSONDecoder: Sendable {
         let session = DecodingSession(configuration)
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decode(reader, expected: T.self) { context, index in
-                try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath)
+                try session.decode { try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath) }
             }
         }
     }
@@ -177,7 +177,7 @@ public final class StreamingJSONDecoder: Sendable {
         }
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decodeRoot(of: tape, at: start, expected: T.self) { context, index in
-                try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath)
+                try session.decode { try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath) }
             }
         }
     }

@@ -7,28 +7,23 @@
 /// lookups compare converted keys: each distinct key is converted once per decode or stream
 /// (``KeyTranslation``), not once per object.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: TapeDecoder
-    let object: Int
-    /// This container's place: the path of the container holding it (after the decoder's
-    /// base path) and its key there. Its own path as a node is made only when a child needs
-    /// one (``node``): the fields of most objects are scalars, read without one.
-    let parent: CodingPathNode?
-    let key: CurrentKey
-    /// For a container nested in an array that releases its elements: holds the array's
-    /// element on the tape while the container lives.
-    var lease: DecodingContext.ChildWalk.Lease?
+    /// What the container knows, by reference: the standard library's `KeyedDecodingContainer`
+    /// copies its container for every field it decodes, and a copy of one reference costs one
+    /// retain (the four fields held by value cost up to three retains and three releases per
+    /// field, through generic value witnesses). A container no longer in use is moved to the
+    /// next object with the same key type (``ReusableContainers``).
+    let state: KeyedContainerState
+
+    var decoder: TapeDecoder { state.decoder }
+    var object: Int { state.object }
+    var parent: CodingPathNode? { state.parent }
+    var key: CurrentKey { state.key }
+    var lease: DecodingContext.ChildWalk.Lease? { state.lease }
 
     var codingPath: [any CodingKey] { decoder.path(parent, key.codingKey) }
 
     /// This container's own path, for a child's.
-    var node: CodingPathNode? { decoder.node(ofObjectAt: object, parent: parent, key: key) }
-
-    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey) {
-        self.decoder = decoder
-        self.object = object
-        self.parent = parent
-        self.key = key.owned
-    }
+    var node: CodingPathNode? { state.node }
 
     /// Runs `body` with the decoder at `value`, the value of `key` (borrowed for the call).
     @inline(__always)
@@ -178,11 +173,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(try at(try required(key), key) { decoder in
-            var container = try decoder.keyedContainer(keyedBy: NestedKey.self)
-            container.lease = lease
-            return container
-        })
+        try at(try required(key), key) { decoder in
+            try decoder.container(keyedBy: NestedKey.self, lease: lease)
+        }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -370,5 +363,49 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {
         try at(value, key) { try $0.float(T.self) }
+    }
+}
+
+/// A ``KeyedContainer``'s state. Not generic, so that making one costs no metadata lookup.
+final class KeyedContainerState {
+    private(set) var decoder: TapeDecoder
+    private(set) var object: Int
+    /// This container's place: the path of the container holding it (after the decoder's
+    /// base path) and its key there. Its own path as a node is made only when a child needs
+    /// one (``node``): the fields of most objects are scalars, read without one.
+    private(set) var parent: CodingPathNode?
+    private(set) var key: CurrentKey
+    /// For a container nested in an array that releases its elements: holds the array's
+    /// element on the tape while the container lives.
+    let lease: DecodingContext.ChildWalk.Lease?
+    /// This container's own path once a child has asked for it.
+    private var ownNode: CodingPathNode?
+
+    /// `key` is made safe to keep (``CurrentKey/owned``).
+    init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey, lease: DecodingContext.ChildWalk.Lease?) {
+        self.decoder = decoder
+        self.object = object
+        self.parent = parent
+        self.key = key.owned
+        self.lease = lease
+    }
+
+    /// Moves a container no one holds any more to another object (``ReusableContainers``).
+    @inline(__always)
+    func move(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey) {
+        if self.decoder !== decoder { self.decoder = decoder }
+        self.object = object
+        self.parent = parent
+        self.key = key.owned
+        ownNode = nil
+    }
+
+    /// This container's own path, for a child's: made once.
+    var node: CodingPathNode? {
+        if let ownNode { return ownNode }
+        guard let codingKey = key.codingKey else { return parent }
+        let node = CodingPathNode(parent: parent, key: codingKey)
+        ownNode = node
+        return node
     }
 }

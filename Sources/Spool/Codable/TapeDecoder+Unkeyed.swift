@@ -197,11 +197,9 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// inside an element of a releasing array may outlive the container it came from).
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let lease = walk.lease() ?? self.lease
-        return KeyedDecodingContainer(try element([String: Any].self) {
-            var container = try $0.keyedContainer(keyedBy: NestedKey.self)
-            container.lease = lease
-            return container
-        })
+        return try element([String: Any].self) {
+            try $0.container(keyedBy: NestedKey.self, lease: lease)
+        }
     }
 
     /// As ``nestedContainer(keyedBy:)``: the element is held while the container lives.

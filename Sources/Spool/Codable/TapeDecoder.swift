@@ -92,18 +92,24 @@ final class TapeDecoder: Decoder {
     // MARK: - Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try keyedContainer(keyedBy: Key.self))
+        try container(keyedBy: Key.self, lease: nil)
     }
 
     /// The current value as a keyed container, not boxed.
-    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedContainer<Key> {
+    /// The current value as a keyed container; `lease` (or this decoder's) holds its element
+    /// on the tape while the container lives.
+    func container<Key: CodingKey>(
+        keyedBy type: Key.Type, lease: DecodingContext.ChildWalk.Lease?
+    ) throws -> KeyedDecodingContainer<Key> {
         // (Every container is checked against the stack: a model may recurse through its own
         // `init(from:)` with a `superDecoder` or a nested container, not through `unwrap`.)
         if stackLimit.isExceeded() { throw tooDeep([String: Any].self) }
         let object = try value(expecting: .objectStart, [String: Any].self)
-        var container = KeyedContainer<Key>(decoder: self, object: object, parent: parent, key: key)
-        container.lease = lease
-        return container
+        if let lease = lease ?? self.lease {
+            let state = KeyedContainerState(decoder: self, object: object, parent: parent, key: key, lease: lease)
+            return KeyedDecodingContainer(KeyedContainer<Key>(state: state))
+        }
+        return session.reusableContainers.container(keyedBy: Key.self, decoder: self, object: object, parent: parent, key: key)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -211,7 +211,7 @@ final class StreamCore {
         let session = DecodingSession(decoder.configuration)
         return { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
-            return try TapeDecoder(context: context, session: session).unwrap(type)
+            return try session.decode { try TapeDecoder(context: context, session: session).unwrap(type) }
         }
     }
 

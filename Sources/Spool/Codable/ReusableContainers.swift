@@ -1,0 +1,100 @@
+/// Keyed containers kept for reuse, one per key type, for the length of one decode (or one
+/// streamed element).
+///
+/// `decoder.container(keyedBy:)` runs once per object a model reads. Making its answer, a
+/// `KeyedDecodingContainer<Key>` around a ``KeyedContainer``, asks the runtime for the
+/// metadata of both generic types and the conformance's witness table, and allocates the
+/// standard library's box: about 1,000 instructions, 6 % of a decode of citm_catalog.json.
+/// Once the box made for a key type is no longer held by anyone but this cache (the
+/// `init(from:)` that asked for it has returned), the next object read with the same key
+/// type gets the same box, its state (``KeyedContainerState``) moved to the new object.
+///
+/// A container in use is never moved: the box must be uniquely referenced here. Containers
+/// that hold a lease (inside an array that releases its elements) are not kept, so that an idle
+/// container never holds an element on the tape. The cache holds its containers, which hold
+/// the decoder: ``removeAll()`` at the end of each decode breaks that cycle.
+///
+/// The box is kept as the `KeyedDecodingContainer` value's single reference: the standard
+/// library's `KeyedDecodingContainer` is a struct holding only its box. Where its size is not
+/// one reference, nothing is kept and every container is made afresh.
+struct ReusableContainers {
+    private struct Slot {
+        var keyType: ObjectIdentifier?
+        /// The `KeyedDecodingContainer`'s box.
+        var box: AnyObject?
+        var state: KeyedContainerState?
+    }
+
+    private var slots = [Slot](repeating: Slot(), count: 16)
+    private var used = 0
+
+    /// A `KeyedDecodingContainer` for `Key` at the object `object`, reusing the last one made
+    /// for `Key` when nothing holds it any more; `make` makes the state of a new one.
+    @inline(__always)
+    mutating func container<Key: CodingKey>(
+        keyedBy type: Key.Type, decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey
+    ) -> KeyedDecodingContainer<Key> {
+        let id = ObjectIdentifier(Key.self)
+        let mask = slots.count &- 1
+        var slot = Self.hash(id) & mask
+        while let found = slots[slot].keyType {
+            if found == id {
+                if isKnownUniquelyReferenced(&slots[slot].box), let box = slots[slot].box, let state = slots[slot].state {
+                    state.move(decoder: decoder, object: object, parent: parent, key: key)
+                    return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
+                }
+                return Self.make(Key.self, decoder: decoder, object: object, parent: parent, key: key).container
+            }
+            slot = (slot &+ 1) & mask
+        }
+        return makeAndKeep(Key.self, decoder: decoder, object: object, parent: parent, key: key)
+    }
+
+    /// A new container for `Key`, kept for reuse when its layout allows.
+    @inline(never)
+    private mutating func makeAndKeep<Key: CodingKey>(
+        _ type: Key.Type, decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey
+    ) -> KeyedDecodingContainer<Key> {
+        let made = Self.make(Key.self, decoder: decoder, object: object, parent: parent, key: key)
+        guard MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size else { return made.container }
+        if (used &+ 1) &* 2 > slots.count { grow() }
+        insert(Slot(keyType: ObjectIdentifier(Key.self), box: unsafeBitCast(made.container, to: AnyObject.self), state: made.state))
+        return made.container
+    }
+
+    private static func make<Key: CodingKey>(
+        _ type: Key.Type, decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey
+    ) -> (container: KeyedDecodingContainer<Key>, state: KeyedContainerState) {
+        let state = KeyedContainerState(decoder: decoder, object: object, parent: parent, key: key, lease: nil)
+        return (KeyedDecodingContainer(KeyedContainer<Key>(state: state)), state)
+    }
+
+    /// Lets go of every container kept.
+    mutating func removeAll() {
+        guard used > 0 else { return }
+        slots = [Slot](repeating: Slot(), count: slots.count)
+        used = 0
+    }
+
+    @inline(__always)
+    private static func hash(_ id: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: id)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12))
+    }
+
+    private mutating func insert(_ entry: Slot) {
+        guard let id = entry.keyType else { return }
+        let mask = slots.count &- 1
+        var slot = Self.hash(id) & mask
+        while slots[slot].keyType != nil { slot = (slot &+ 1) & mask }
+        slots[slot] = entry
+        used &+= 1
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [Slot](repeating: Slot(), count: old.count &* 2)
+        used = 0
+        for entry in old where entry.keyType != nil { insert(entry) }
+    }
+}
