@@ -28,14 +28,14 @@ final class DecodingSession: @unchecked Sendable {
     /// The URLs parsed last, by their text.
     @exclusivity(unchecked) var recentURLs = RecentURLs()
 
-    /// Keyed containers for reuse within one decode; emptied at its end (``endDecode()``).
+    /// Keyed containers for reuse, parked or let go of at the end of each decode.
     @exclusivity(unchecked) var reusableContainers = ReusableContainers()
 
-    /// Runs `body`, one decode (or one streamed element), then lets go of the containers kept
-    /// for reuse, which hold its decoder.
+    /// Runs `body`, one decode (or one streamed element), then parks the containers kept for
+    /// reuse, which hold its decoder meanwhile.
     @inline(__always)
     func decode<T>(_ body: () throws -> T) rethrows -> T {
-        defer { reusableContainers.removeAll() }
+        defer { reusableContainers.endDecode() }
         return try body()
     }
 

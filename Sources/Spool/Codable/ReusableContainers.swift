@@ -1,5 +1,5 @@
-/// Keyed containers kept for reuse, one per key type, for the length of one decode (or one
-/// streamed element).
+/// Keyed containers kept for reuse, one per key type, for the length of one decode call or
+/// one stream.
 ///
 /// `decoder.container(keyedBy:)` runs once per object a model reads. Making its answer, a
 /// `KeyedDecodingContainer<Key>` around a ``KeyedContainer``, asks the runtime for the
@@ -12,7 +12,8 @@
 /// A container in use is never moved: the box must be uniquely referenced here. Containers
 /// that hold a lease (inside an array that releases its elements) are not kept, so that an idle
 /// container never holds an element on the tape. The cache holds its containers, which hold
-/// the decoder: ``removeAll()`` at the end of each decode breaks that cycle.
+/// the decoder while it decodes: ``endDecode()`` breaks that cycle at the end of each decode
+/// or streamed element, and a stream's elements reuse the containers of the elements before.
 ///
 /// The box is kept as the `KeyedDecodingContainer` value's single reference: the standard
 /// library's `KeyedDecodingContainer` is a struct holding only its box. Where its size is not
@@ -43,11 +44,26 @@ struct ReusableContainers {
                     state.move(decoder: decoder, object: object, parent: parent, key: key)
                     return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
                 }
-                return Self.make(Key.self, decoder: decoder, object: object, parent: parent, key: key).container
+                return makeForSlot(slot, Key.self, decoder: decoder, object: object, parent: parent, key: key)
             }
             slot = (slot &+ 1) & mask
         }
         return makeAndKeep(Key.self, decoder: decoder, object: object, parent: parent, key: key)
+    }
+
+    /// A new container for `Key`, whose slot is `slot`: kept there if the slot's container was
+    /// let go of at the end of a decode; else that container is in use, and the new one is not
+    /// kept.
+    @inline(never)
+    private mutating func makeForSlot<Key: CodingKey>(
+        _ slot: Int, _ type: Key.Type, decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey
+    ) -> KeyedDecodingContainer<Key> {
+        let made = Self.make(Key.self, decoder: decoder, object: object, parent: parent, key: key)
+        if slots[slot].box == nil {
+            slots[slot].box = unsafeBitCast(made.container, to: AnyObject.self)
+            slots[slot].state = made.state
+        }
+        return made.container
     }
 
     /// A new container for `Key`, kept for reuse when its layout allows.
@@ -69,11 +85,19 @@ struct ReusableContainers {
         return (KeyedDecodingContainer(KeyedContainer<Key>(state: state)), state)
     }
 
-    /// Lets go of every container kept.
-    mutating func removeAll() {
+    /// At the end of a decode (or a streamed element): a container no one else holds is
+    /// parked, holding nothing of the decode (its decoder, path and key), to be moved to an
+    /// object of the next one; a container still held (a model kept it) is let go of.
+    mutating func endDecode() {
         guard used > 0 else { return }
-        slots = [Slot](repeating: Slot(), count: slots.count)
-        used = 0
+        for slot in slots.indices where slots[slot].box != nil {
+            if isKnownUniquelyReferenced(&slots[slot].box) {
+                slots[slot].state?.park()
+            } else {
+                slots[slot].box = nil
+                slots[slot].state = nil
+            }
+        }
     }
 
     @inline(__always)

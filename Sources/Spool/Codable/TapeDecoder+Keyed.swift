@@ -381,6 +381,13 @@ final class KeyedContainerState {
     /// This container's own path once a child has asked for it.
     private var ownNode: CodingPathNode?
 
+    /// What a parked state holds in place of its decoder (which holds the session, which holds
+    /// the parked state): a decoder of nothing, shared, never read. (A decoder held unowned
+    /// instead measured 1.5 % more instructions decoding twitter.json.)
+    private nonisolated(unsafe) static let parkedDecoder = TapeDecoder(
+        context: DecodingContext(tape: TokenTape(tokenCapacity: 1, arenaCapacity: 16), rootIndex: 0),
+        session: DecodingSession(StreamingJSONDecoder.Configuration()))
+
     /// `key` is made safe to keep (``CurrentKey/owned``).
     init(decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey, lease: DecodingContext.ChildWalk.Lease?) {
         self.decoder = decoder
@@ -397,6 +404,15 @@ final class KeyedContainerState {
         self.object = object
         self.parent = parent
         self.key = key.owned
+        ownNode = nil
+    }
+
+    /// Lets go of the decode's decoder, path and key: the container waits, unheld, for its
+    /// next ``move(decoder:object:parent:key:)``.
+    func park() {
+        decoder = Self.parkedDecoder
+        parent = nil
+        key = .none
         ownNode = nil
     }
 
