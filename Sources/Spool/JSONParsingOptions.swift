@@ -60,7 +60,9 @@ public struct JSONParsingOptions: Hashable, Sendable {
     public var parsesInBackground: Bool = true
     /// Let `decodeValue` release the tokens of each element of an array (or member of a
     /// dictionary) once it has been decoded, so that decoding a whole document holds the
-    /// finished model plus the largest element, not every token of the input. It applies to the
+    /// finished model plus the largest element, not every token of the input. (A document
+    /// held in memory of up to 4 MB is parsed whole before it is decoded, and keeps its
+    /// tokens until the decode ends.) It applies to the
     /// outermost array or dictionary decoded as `[T]`, `LossyArray<T>` or `[String: T]` (in
     /// the document order of its elements). A model that reads such an array twice, or keeps
     /// an ``Extractor`` of one of its elements, then gets a ``DecodeError`` saying so; turn this
@@ -80,6 +82,13 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// ms, canada.json (2.3 MB) level, the band catalog at 10 MB 78-81 against 80-81 ms.
     /// Internal: tests lower it to reach the background path with small inputs.
     var wholeDocumentThreadMinimum = 16 << 20
+
+    /// The largest document held in memory that whole-document decoding parses to its end
+    /// before decoding its model, as `JSONDecoder` does, instead of decoding it while it is
+    /// parsed and releasing its decoded elements
+    /// (``PipelineFactory/parsesBeforeDecoding(work:source:options:)``). Internal: tests set it
+    /// to 0 to reach the releasing path with small inputs.
+    var parsesBeforeDecodingMaximum = 4 << 20
 
     /// Strict JSON with the default limits.
     public init() {}

@@ -45,6 +45,10 @@ public final class JSONReader {
 
     /// What the reader is built for.
     let work: Work
+
+    /// Whether a whole-document decode reads the whole document before decoding it
+    /// (``PipelineFactory/parsesBeforeDecoding(work:source:options:)``).
+    var parsesBeforeDecoding: Bool { PipelineFactory.parsesBeforeDecoding(work: work, source: source, options: options) }
     /// The tape writer on the reader's thread. Its tape is the reader's tape, whichever
     /// pipeline fills it.
     let tokenizer: Tokenizer

@@ -98,7 +98,8 @@ extension JSONDecodable {
 enum JSONDocument {
     /// Decodes the first value of `reader` with `body` while it is being parsed (see
     /// ``DecodingContext``), then reads the rest: the value's tail and, unless multiple values
-    /// are allowed, the end of the input. Invalid JSON anywhere outranks a decoding error: when
+    /// are allowed, the end of the input. A small document held in memory is read to its end
+    /// first (``PipelineFactory/parsesBeforeDecoding(work:source:options:)``). Invalid JSON anywhere outranks a decoding error: when
     /// decoding fails, the input is read to the end first, and a syntax error there is what is
     /// thrown.
     static func decode<T>(
@@ -108,6 +109,10 @@ enum JSONDocument {
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
         guard try reader.ensureToken(at: start) else {
             try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
+            return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
+        }
+        if reader.parsesBeforeDecoding {
+            try readRest(of: reader, valueAt: start)
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
         let context = DecodingContext(tape: reader.tape, rootIndex: start, filler: reader)

@@ -40,6 +40,7 @@ struct ReleasingDecodeTests {
         options.chunkSize = chunkSize
         options.parsesInBackground = background
         options.releasesDecodedElements = releasing
+        options.parsesBeforeDecodingMaximum = 0  // (small documents in memory are parsed first)
         return options
     }
 
@@ -114,6 +115,19 @@ struct ReleasingDecodeTests {
         #expect(error?.message.contains("releasesDecodedElements") == true)
         // Without releasing, the same model decodes.
         _ = try ReadsTwice.decodeValue(from: text, options: Self.options(chunkSize: 4096, releasing: false))
+    }
+
+    @Test func aSmallDocumentInMemoryIsParsedBeforeItIsDecoded() throws {
+        let text = Self.catalogText(count: 2_000)
+        var options = JSONParsingOptions()
+        #expect(text.utf8.count <= options.parsesBeforeDecodingMaximum)
+        // Parsed whole first: an array read twice reads the same elements, as with JSONDecoder.
+        _ = try ReadsTwice.decodeValue(from: text, options: options)
+        #expect(try Catalog.decodeValue(from: text, options: options) == Catalog.decodeValue(from: text, options: Self.options(chunkSize: 65_536)))
+        // Above the maximum, decoded while parsed: its elements released.
+        options.parsesBeforeDecodingMaximum = text.utf8.count - 1
+        let error = #expect(throws: DecodeError.self) { _ = try ReadsTwice.decodeValue(from: text, options: options) }
+        #expect(error?.message.contains("released once decoded") == true)
     }
 
     struct KeepsRaw: JSONDecodable {

@@ -13,6 +13,21 @@ enum PipelineFactory {
         case validation
     }
 
+    /// Whether a document decoded whole is parsed to its end before its model is decoded
+    /// (``JSONDocument/decode(_:expected:_:)``), as `JSONDecoder` does: one held in memory,
+    /// of at most ``JSONParsingOptions/parsesBeforeDecodingMaximum`` (4 MB), parsed on the
+    /// caller's thread. Its tape then holds all its tokens at once (the input is held whole
+    /// already); decoding meets every array and dictionary whole, its size known, and walks it
+    /// by index, with no container, no element released and no token waited for:
+    /// citm_catalog.json's Codable decode measured 16 % fewer instructions, canada.json's 12 %.
+    /// Larger documents, files and streams are decoded while they are parsed, and their decoded
+    /// elements released (``JSONParsingOptions/releasesDecodedElements``), so that memory stays
+    /// flat.
+    static func parsesBeforeDecoding(work: JSONReader.Work, source: (any ByteSource)?, options: JSONParsingOptions) -> Bool {
+        guard work == .models, let source, source.isInMemory, let size = source.totalSize else { return false }
+        return size <= options.parsesBeforeDecodingMaximum
+    }
+
     /// A pipeline for a reader that builds its tokens with `tokenizer` (whose tape is the
     /// reader's), reading from `source` (nil: input is appended). `progress` gets the bytes read
     /// so far where a pipeline reports them itself (``QuickValidationPipeline``).
