@@ -124,6 +124,31 @@ final class DecodingSession: @unchecked Sendable {
         used &+= 1
     }
 
+    // The first time a process asks whether a type conforms to a protocol, the runtime scans
+    // every conformance record of every loaded image; a model type, which conforms to neither
+    // ``DecodableArray`` nor ``StringKeyedDictionary``, paid two such scans: 10M of the 71M
+    // instructions of a first decode of twitter.json. Only an `Array` can conform to the first
+    // and only a `Dictionary` to the second, so the casts are tried only for those, told apart
+    // by their type descriptor.
+
+    /// The address of the type descriptor of a struct's metadata (the Swift ABI's value
+    /// metadata: its kind, then its descriptor), or nil for any other kind of type.
+    private static func structDescription(_ type: Any.Type) -> UInt? {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        guard metadata.load(as: UInt.self) == 0x200 else { return nil }  // MetadataKind.struct
+        return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+    }
+
+    private static let arrayDescription = structDescription([Int].self)
+    private static let dictionaryDescription = structDescription([String: Int].self)
+
+    /// Whether `type` is a struct with the type descriptor `description` (any specialization
+    /// of the same generic struct). False when either is unknown.
+    private static func isStruct(_ type: Any.Type, described description: UInt?) -> Bool {
+        guard let description else { return true }  // (unknown: the cast decides, as before)
+        return structDescription(type) == description
+    }
+
     @inline(never)
     private func learn<T: Decodable>(_ type: T.Type) -> ValueKind {
         let id = ObjectIdentifier(T.self)
@@ -142,9 +167,11 @@ final class DecodingSession: @unchecked Sendable {
             kind = .int128
         } else if T.self == UInt128.self {
             kind = .uint128
-        } else if let array = T.self as? any DecodableArray.Type {
+        } else if Self.isStruct(T.self, described: Self.arrayDescription), let array = T.self as? any DecodableArray.Type {
             kind = .array(array)
-        } else if let dictionary = T.self as? any StringKeyedDictionary.Type {
+        } else if Self.isStruct(T.self, described: Self.dictionaryDescription),
+            let dictionary = T.self as? any StringKeyedDictionary.Type
+        {
             kind = .stringKeyedDictionary(dictionary)
         } else {
             kind = .model
