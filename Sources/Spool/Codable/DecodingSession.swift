@@ -35,7 +35,11 @@ final class DecodingSession: @unchecked Sendable {
     /// reuse, which hold its decoder meanwhile.
     @inline(__always)
     func decode<T>(_ body: () throws -> T) rethrows -> T {
-        defer { reusableContainers.endDecode() }
+        reusableContainers.decodes &+= 1
+        defer {
+            reusableContainers.decodes &-= 1
+            if reusableContainers.decodes == 0 { reusableContainers.endDecode() }
+        }
         return try body()
     }
 

@@ -29,12 +29,19 @@ struct ReusableContainers {
     private var slots = [Slot](repeating: Slot(), count: 16)
     private var used = 0
 
+    /// How many decodes of the session are running (``DecodingSession/decode(_:)``). A
+    /// container asked for outside one (a model kept its decoder, a `superDecoder` or a
+    /// container, and decodes from it after the decode returned) is made afresh and not
+    /// kept: nothing would park it, and the session it holds would never be freed.
+    var decodes = 0
+
     /// A `KeyedDecodingContainer` for `Key` at the object `object`, reusing the last one made
     /// for `Key` when nothing holds it any more; `make` makes the state of a new one.
     @inline(__always)
     mutating func container<Key: CodingKey>(
         keyedBy type: Key.Type, decoder: TapeDecoder, object: Int, parent: CodingPathNode?, key: CurrentKey
     ) -> KeyedDecodingContainer<Key> {
+        guard decodes > 0 else { return Self.make(Key.self, decoder: decoder, object: object, parent: parent, key: key).container }
         let id = ObjectIdentifier(Key.self)
         let mask = slots.count &- 1
         var slot = Self.hash(id) & mask

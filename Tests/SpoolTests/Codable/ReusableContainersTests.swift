@@ -98,4 +98,44 @@ struct ReusableContainersTests {
         #expect(Watcher.decoders.count == 4)
         #expect(Watcher.decoders.allSatisfy { $0.object == nil })
     }
+
+    struct Payload: Decodable, Equatable { let a: Int }
+
+    /// Keeps a `superDecoder` to decode its payload later, once its kind is known.
+    final class Envelope: Decodable {
+        enum CodingKeys: String, CodingKey { case kind, payload }
+        let kind: String
+        let payload: any Decoder
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try container.decode(String.self, forKey: .kind)
+            payload = try container.superDecoder(forKey: .payload)
+        }
+    }
+
+    @Test func aDecoderKeptAndUsedAfterTheDecodeIsFreed() throws {
+        let data = Data(#"{"kind":"p","payload":{"a":1}}"#.utf8)
+        weak var kept: AnyObject?
+        do {
+            let envelope = try StreamingJSONDecoder().decode(Envelope.self, from: data)
+            kept = envelope.payload as AnyObject
+            #expect(try Payload(from: envelope.payload) == Payload(a: 1))
+            #expect(try Payload(from: envelope.payload) == Payload(a: 1))
+        }
+        #expect(kept == nil, "the decoder (with its session and tape) was not freed")
+    }
+
+    @Test func aStreamedElementsDecoderUsedAfterTheStreamIsFreed() throws {
+        weak var kept: AnyObject?
+        do {
+            let elements = JSONStream(data: Data(#"{"items":[{"kind":"p","payload":{"a":1}},{"kind":"q","payload":{"a":2}}]}"#.utf8))
+                .elements(of: Envelope.self, at: "items", decoder: StreamingJSONDecoder())
+            var envelopes: [Envelope] = []
+            while let envelope = try elements.next() { envelopes.append(envelope) }
+            kept = envelopes.last?.payload as AnyObject
+            #expect(try envelopes.map { try Payload(from: $0.payload) } == [Payload(a: 1), Payload(a: 2)])
+        }
+        #expect(kept == nil, "the decoder (with its session and tape) was not freed")
+    }
 }
