@@ -8,7 +8,8 @@ import Testing
 // layout), and what it writes must decode back to the value, alike in both decoders
 // (`Compat.expectSame`). Models and values are this file's own; each test's `// Foundation:`
 // line names the swift-foundation tests whose behaviour it checks. A key written twice is
-// compared under `.sortedKeys` only (without it, Spool writes the key twice: an open issue).
+// compared under `.sortedKeys` only: both encoders keep its last value, but without sorting
+// JSONEncoder writes members in its dictionary's hash order.
 
 @Suite("Foundation behaviours: encoding")
 struct FoundationEncodingBehaviourTests {
