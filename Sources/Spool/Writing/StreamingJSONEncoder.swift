@@ -54,6 +54,11 @@ import Synchronization
 ///   never flushes, and under ``OutputFormatting/sortedKeys`` an object is held until it ends,
 ///   so there it always works.
 ///
+/// Keys are told apart by their UTF-8 bytes: a key encoded again in another canonically
+/// equivalent Unicode form (`"e\u{301}"` after `"\u{E9}"`, both `é`) is written as a second
+/// member, where `JSONEncoder`, comparing `String`s, keeps one. (Decoding, both decoders find
+/// such a key in either form.)
+///
 /// Each open object remembers its members' keys and offsets (about 40 bytes a member, and an
 /// index past 16 members) until it ends.
 ///

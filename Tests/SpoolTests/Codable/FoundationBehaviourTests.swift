@@ -7,9 +7,8 @@ import Testing
 // same value or the same DecodingError. Models and inputs are this file's own; each test's
 // `// Foundation:` line names the swift-foundation tests whose behaviour it checks. Where Spool
 // differs on purpose (CompatibilityTests+Differences.swift, the README), the test says so.
-// Left out, as a difference to fix rather than to pin: a keyed container's lookup of a key
-// written in another canonically equivalent form (`"cafe\u0301"` for `café`), which
-// JSONDecoder finds and Spool, comparing bytes, does not.
+// A keyed container's lookup of a key written in another canonically equivalent form
+// (`"cafe\u0301"` for `café`) finds it in both decoders (``Extractor/matches(_:_:)``).
 
 @Suite("Foundation behaviours: decoding")
 struct FoundationBehaviourTests {
