@@ -61,7 +61,7 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// Let `decodeValue` release the tokens of each element of an array (or member of a
     /// dictionary) once it has been decoded, so that decoding a whole document holds the
     /// finished model plus the largest element, not every token of the input. (A document
-    /// held in memory of up to 4 MB is parsed whole before it is decoded, and keeps its
+    /// held in memory of up to 4 MiB is parsed whole before it is decoded, and keeps its
     /// tokens until the decode ends.) It applies to the
     /// outermost array or dictionary decoded as `[T]`, `LossyArray<T>` or `[String: T]` (in
     /// the document order of its elements). A model that reads such an array twice, or keeps

@@ -146,7 +146,7 @@ struct CompatibilityDifferenceTests {
         }
     }
 
-    /// Whole-document decoding of a document larger than 4 MB held in memory, or read from a
+    /// Whole-document decoding of a document larger than 4 MiB held in memory, or read from a
     /// file, releases the elements of the first array it walks once they are decoded
     /// (``JSONParsingOptions/releasesDecodedElements``), so a model that reads an array again
     /// (a fallback after a failed attempt) gets a located error saying so; JSONDecoder reads it

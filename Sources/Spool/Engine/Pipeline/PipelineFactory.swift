@@ -15,7 +15,7 @@ enum PipelineFactory {
 
     /// Whether a document decoded whole is parsed to its end before its model is decoded
     /// (``JSONDocument/decode(_:expected:_:)``), as `JSONDecoder` does: one held in memory,
-    /// of at most ``JSONParsingOptions/parsesBeforeDecodingMaximum`` (4 MB), parsed on the
+    /// of at most ``JSONParsingOptions/parsesBeforeDecodingMaximum`` (4 MiB), parsed on the
     /// caller's thread. Its tape then holds all its tokens at once (the input is held whole
     /// already); decoding meets every array and dictionary whole, its size known, and walks it
     /// by index, with no container, no element released and no token waited for:
