@@ -99,13 +99,31 @@ struct TokenPositions {
 
     /// (Inlined into the writer's own out-of-line `advanceLines(to:)`, which runs once per
     /// newline passed: a second call, the window passed by value, cost 14 instructions a newline.)
+    ///
+    /// Each newline passed costs one `memchr` from the byte after it, with the limits read once
+    /// and no overflow checks (offsets are far below `Int.max`): pretty-printed JSON passes a
+    /// newline per token.
     @inline(__always)
     mutating func advanceLines(to offset: Int, in window: InputWindow) {
-        while nextNewline < offset {
-            line += 1
-            lineStart = nextNewline + 1
-            nextNewline = findNewline(from: lineStart, in: window)
+        var newline = nextNewline
+        guard newline < offset else { return }
+        let limit = min(parseLimit, window.end)
+        var line = self.line
+        var start = lineStart
+        while newline < offset {
+            line &+= 1
+            start = newline &+ 1
+            let from = max(start, window.base)
+            guard from < limit, let found = memchr(window.pointer(at: from), 0x0A, limit &- from) else {
+                if from < limit { newlineSearchedTo = limit }
+                newline = Int.max
+                break
+            }
+            newline = from &+ (UnsafeRawPointer(found) - UnsafeRawPointer(window.pointer(at: from)))
         }
+        self.line = line
+        lineStart = start
+        nextNewline = newline
         assert(lineStart <= offset || offset < 0, "lines counted past the offset")
     }
 
