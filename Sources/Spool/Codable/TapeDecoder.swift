@@ -82,9 +82,28 @@ final class TapeDecoder: Decoder {
 
     /// The coding path of `node` plus `key`: the context's base path (a streamed element's
     /// array and index), then the nodes' keys. Built only when asked for (errors, `codingPath`).
+    ///
+    /// One array, made at its size (a `try?` fallback builds a path for every value it refuses).
     func path(_ node: CodingPathNode?, _ key: (any CodingKey)? = nil) -> [any CodingKey] {
-        var keys: [any CodingKey] = context.basePath.components.map(JSONCodingKey.init)
-        keys += node?.path ?? []
+        let base = context.basePath
+        var depth = 0
+        var current = node
+        while let step = current {
+            depth &+= 1
+            current = step.parent
+        }
+        var keys: [any CodingKey] = []
+        keys.reserveCapacity(base.count &+ depth &+ (key == nil ? 0 : 1))
+        base.forEachComponent { keys.append(JSONCodingKey($0)) }
+        if depth > 0 {
+            let start = keys.count
+            current = node
+            while let step = current {  // innermost first: reversed in place below
+                keys.append(step.key)
+                current = step.parent
+            }
+            keys[start...].reverse()
+        }
         if let key { keys.append(key) }
         return keys
     }

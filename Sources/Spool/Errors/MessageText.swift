@@ -61,6 +61,9 @@ struct MessageText: ~Copyable {
         self.count = end
     }
 
+    /// A piece of text. (Disfavoured, so that a literal piece is a `StaticString`, whose bytes
+    /// are read in place, with no check of the string's representation.)
+    @_disfavoredOverload
     mutating func append(_ piece: String) {
         if let done: Void = piece.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) {
             return done

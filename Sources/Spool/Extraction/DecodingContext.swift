@@ -275,7 +275,7 @@ final class DecodingContext {
     /// container still open (its end not parsed yet) runs to the end of the tape, which holds
     /// `index`.
     func path(of index: Int) -> JSONKeyPath {
-        var components = basePath.components
+        var path = basePath
         var node = rootIndex
         var level = 0
         while node != index, tape.contains(node) {
@@ -310,8 +310,8 @@ final class DecodingContext {
                     let last = tape.lastIndex(ofValueAt: value) ?? max(value, tape.end - 1)
                     if index == child || (index >= value && index <= last) {
                         remember(PathMemo(container: node, child: child, position: position, generation: tape.generation), at: level)
-                        components.append(.key(tape.text(of: tape[child])))
-                        if index == child { return JSONKeyPath(components) }
+                        path.append(.key(tape.text(of: tape[child])))
+                        if index == child { return path }
                         node = value
                         found = true
                         break
@@ -321,7 +321,7 @@ final class DecodingContext {
                     let last = tape.lastIndex(ofValueAt: child) ?? max(child, tape.end - 1)
                     if index >= child && index <= last {
                         remember(PathMemo(container: node, child: child, position: position, generation: tape.generation), at: level)
-                        components.append(.index(position))
+                        path.append(.index(position))
                         node = child
                         found = true
                         break
@@ -332,7 +332,7 @@ final class DecodingContext {
             }
             if !found { break }
         }
-        return JSONKeyPath(components)
+        return path
     }
 
     /// Where ``path(of:)`` found its way through a container: the child (for an object, its

@@ -76,6 +76,19 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Adds `component` at the end. A path of one component takes no array (a refused value's
+    /// path is often one index: a `try?` fallback over an array builds one per element).
+    mutating func append(_ component: Component) {
+        switch storage {
+        case .empty: storage = .one(component)
+        case .one(let first): storage = .many([first, component])
+        case .many(var components):
+            storage = .empty  // (the array uniquely held while it grows)
+            components.append(component)
+            storage = .many(components)
+        }
+    }
+
     /// The empty path, which designates the value itself (the document root, for a whole document).
     public static let root = JSONKeyPath([])
 
@@ -116,6 +129,15 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
             append(component, first: true)
         case .many(let components):
             for (position, component) in components.enumerated() { append(component, first: position == 0) }
+        }
+    }
+
+    /// Calls `body` with each component, outermost first (no array for a path of one).
+    func forEachComponent(_ body: (Component) -> Void) {
+        switch storage {
+        case .empty: break
+        case .one(let component): body(component)
+        case .many(let components): components.forEach(body)
         }
     }
 
