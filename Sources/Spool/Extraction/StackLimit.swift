@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CYajl
 
 /// How deep into the current thread's stack a decode may recurse before it refuses the value
 /// instead of overflowing the stack.
@@ -47,7 +46,7 @@ struct StackLimit {
     /// heap, and a guard comparing those refused shallow documents and let deep ones overflow.
     @inline(__always)
     static func currentAddress() -> UInt {
-        UInt(cyajl_frame_address())
+        FrameAddress.current()
     }
 
     /// Whether the stack is too deep to decode another level here.
