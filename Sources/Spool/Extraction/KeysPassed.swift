@@ -19,7 +19,8 @@ extension DecodingContext {
     /// bytes; two bits a key) answers "maybe passed" in constant time, and noting a key costs a
     /// few instructions, with no storage. (With one bit in 256, a 40-key object such as a
     /// Twitter user answered "maybe" to about one key in six it had not passed, each answer a
-    /// scan of the members passed: 750 scans, 2.1M instructions, per decode of twitter.json.) An exact answer walks the members again on the tape: a
+    /// scan of the members passed: 750 scans, 2.1M instructions, per decode of twitter.json.)
+    /// An exact answer walks the members again on the tape: a
     /// scan, and, in an object of more than 32 keys that has needed a few scans already, an
     /// index from each key's hash to its first member, built once as the lookups go, so that
     /// wide objects stay linear. (Building the index costs a hash and an insertion per key: a

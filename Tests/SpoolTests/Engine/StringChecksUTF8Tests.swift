@@ -54,6 +54,34 @@ struct StringChecksUTF8Tests {
         }
     }
 
+    @Test("a sequence cut short by the end of the text is refused though continuation bytes follow in memory")
+    func truncatedBeforeContinuationBytes() throws {
+        // The text is a prefix of a buffer whose next bytes would complete the sequence: a
+        // bounds check off by one would read them and accept it.
+        for (bytes, length) in [([0xC3, 0xA9] as [UInt8], 1), ([0xE4, 0xB8, 0x80], 1), ([0xE4, 0xB8, 0x80], 2), ([0x41, 0xE4, 0xB8, 0x80], 3)] {
+            let failure = try #require(bytes.withUnsafeBufferPointer {
+                StringChecks.check(UnsafeBufferPointer(rebasing: $0[0..<length]), validateUTF8: true)
+            })
+            #expect(failure.message == "invalid UTF-8 in string: truncated sequence", "\(bytes) cut at \(length)")
+            #expect(failure.index == (bytes[0] == 0x41 ? 1 : 0))
+        }
+    }
+
+    @Test("after sequences checked in place, a bad one is refused at its own index")
+    func backToBack() throws {
+        let cases: [([UInt8], Int, String)] = [
+            ([0xE4, 0xB8, 0x80, 0xE0, 0x80, 0x80], 3, "overlong encoding"),
+            ([0xC3, 0xA9, 0xED, 0xA0, 0x80], 2, "encoded UTF-16 surrogate"),
+            ([0xC3, 0xA9, 0xE4, 0xB8, 0x80, 0xC3, 0x41], 5, "bad continuation byte"),
+            ([0xE4, 0xB8, 0x80, 0x80], 3, "unexpected byte 0x80"),
+        ]
+        for (bytes, index, what) in cases {
+            let failure = try #require(bytes.withUnsafeBufferPointer { StringChecks.check($0, validateUTF8: true) })
+            #expect(failure.index == index, "\(bytes)")
+            #expect(failure.message == "invalid UTF-8 in string: \(what)", "\(bytes)")
+        }
+    }
+
     @Test("CJK text and two-byte text with escapes between them pass")
     func mixedText() {
         let text = Array("一二三 é ü \\n \\u00e9 漢字かな".utf8)

@@ -102,7 +102,9 @@ struct TokenPositions {
     ///
     /// Each newline passed costs one `memchr` from the byte after it, with the limits read once
     /// and no overflow checks (offsets are far below `Int.max`): pretty-printed JSON passes a
-    /// newline per token.
+    /// newline per token. (The search need not start at `newlineSearchedTo`, as
+    /// ``findNewline(from:in:)``'s does: that is set only when no newline is left, and a newline
+    /// found later lies past it, so the byte after any newline does too.)
     @inline(__always)
     mutating func advanceLines(to offset: Int, in window: InputWindow) {
         var newline = nextNewline
