@@ -13,9 +13,9 @@ extension Array: DecodableArray where Element: Decodable {
         // (A recursive model repeats this frame per level: the container's way, with its
         // larger frame, is a function of its own.)
         if let array = decoder.wholeArray() {
-            return try decoder.same(try decodeWhole(array, from: decoder), T.self)
+            return decoder.dispatched(try decodeWhole(array, from: decoder), T.self)
         }
-        return try decoder.same(try decodeElements(from: decoder), T.self)
+        return decoder.dispatched(try decodeElements(from: decoder), T.self)
     }
 
     /// The current value of `decoder`, element by element through an ``UnkeyedContainer``.
@@ -158,6 +158,6 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: [String: Value].self)
         }
-        return try decoder.same(result, T.self)
+        return decoder.dispatched(result, T.self)
     }
 }

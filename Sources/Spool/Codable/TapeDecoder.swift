@@ -276,6 +276,16 @@ final class TapeDecoder: Decoder {
         return unsafeBitCast(value, to: T.self)
     }
 
+    /// `value` as `T`, for a collection's static method that the session dispatched on `T`'s
+    /// own metatype (``DecodingSession/kind(of:)``): `Self` is `T` by construction. No check
+    /// is made in release builds, since `Value.self` of an `Array<Element>` is a generic
+    /// metadata lookup (about 360 instructions, once per array decoded).
+    @inline(__always)
+    func dispatched<Value, T>(_ value: Value, _ type: T.Type) -> T {
+        assert(Value.self == T.self, "dispatched on another type's metatype")
+        return unsafeBitCast(value, to: T.self)
+    }
+
     /// The current value as a standard scalar, the quick way when it converts.
     @inline(__always)
     private func quickOrScalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
