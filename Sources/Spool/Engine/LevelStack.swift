@@ -61,6 +61,15 @@ struct LevelStack<Element> {
         count = range.lowerBound
     }
 
+    /// Removes the elements in `range` (within ``count``), moving the later ones down.
+    mutating func removeSubrange(_ range: Range<Int>) {
+        guard range.lowerBound < range.upperBound else { return }
+        let later = count &- range.upperBound
+        (base + range.lowerBound).deinitialize(count: range.count)
+        (base + range.lowerBound).moveInitialize(from: base + range.upperBound, count: later)
+        count &-= range.count
+    }
+
     /// Removes the element at `index` (below ``count``), moving the later ones down.
     mutating func remove(at index: Int) {
         (base + index).deinitialize(count: 1)
