@@ -54,7 +54,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let translation = decoder.session.keyTranslation { return try lookup(key.stringValue, translation) }
         var name = key.stringValue
         do {
-            return try name.withUTF8 { try Extractor(context: decoder.context, index: object).member(utf8: $0, ofObjectAt: object) }
+            return try name.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten()) }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
         }
@@ -66,7 +66,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let translation = decoder.session.keyTranslation { return try lookup(wanted, translation) }
         var wanted = wanted
         do {
-            return try wanted.withUTF8 { try Extractor(context: decoder.context, index: object).member(utf8: $0, ofObjectAt: object) }
+            return try wanted.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten()) }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
         }
@@ -76,9 +76,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func lookup(_ wanted: String, _ translation: KeyTranslation) throws -> Int? {
         var wanted = wanted
         do {
-            let extractor = Extractor(context: decoder.context, index: object)
+            let context = decoder.context
             return try TranslatedKeys.with(translation, decoder: decoder, parent: parent, key: key) { keys in
-                try wanted.withUTF8 { try extractor.member(utf8: $0, ofObjectAt: object, keys: keys) }
+                try wanted.withUTF8 { try context.member(utf8: $0, ofObjectAt: object, keys: keys) }
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)

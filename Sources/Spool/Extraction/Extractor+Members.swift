@@ -28,145 +28,14 @@ extension Extractor {
     /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes.
     @inline(__always)
     func member(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int) throws -> Int? {
-        try member(utf8: wanted, ofObjectAt: object, keys: KeysAsWritten())
+        try context.member(utf8: wanted, ofObjectAt: object, keys: KeysAsWritten())
     }
 
     /// ``member(_:ofObjectAt:)`` for a key given as its UTF-8 bytes, compared with each
     /// member's key as `keys` sees it (converted by a key decoding strategy).
-    func member<Keys: MemberKeys>(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, keys: Keys) throws -> Int? {
-        let context = self.context
-        // Where the previous lookup in this object ended, when the keys it passed are still
-        // the ones noted (a lookup in another object, even one that found nothing, notes that
-        // object's keys instead; keys seen another way are noted apart): else from the first
-        // member.
-        let continuing = context.hintObject == object && context.hintValue > object
-            && context.keysPassed.object == object && context.keysPassed.converted == Keys.converts
-        if !continuing { context.keysPassed.reset(for: object, converted: Keys.converts) }
-        if let span = tape.closedSpan(ofContainerAt: object) {
-            switch try member(wanted, inClosedObject: object, span: span, continuing: continuing, keys: keys) {
-            case .found(let value): return value
-            case .missing: return nil
-            case .unsure: break
-            }
-        }
-        return try memberWhileReading(wanted, ofObjectAt: object, continuing: continuing, keys: keys)
-    }
-
-    /// The lookup in an object that is whole on the tape and held in one piece (most objects,
-    /// since the parser runs ahead): its tokens are read straight from memory, with no check
-    /// for tokens not parsed yet or released. `.unsure` when a token does not fit the
-    /// object's shape, for the general lookup to answer.
     @inline(__always)
-    private func member<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool, keys: Keys
-    ) throws -> SpanLookup {
-        let context = self.context
-        let tape = self.tape
-        let tokens = span.tokens  // tokens[0] is the object's start token
-        let end = span.end &- object  // the object's end token, counted from its start
-        // Where the member after `key` starts, or nil for a broken shape.
-        @inline(__always) func next(after key: Int) -> Int? {
-            let value = tokens[key &+ 1]
-            guard value.isContainerStart else { return key &+ 2 }
-            let last = value.payload &- object
-            return last > key &+ 1 && last < end ? last &+ 1 : nil
-        }
-        var start = 1
-        if continuing {
-            let hint = context.hintValue &- object
-            guard hint < end else { return .unsure }
-            let token = tokens[hint]
-            if token.isContainerStart {
-                let last = token.payload &- object
-                guard last > hint && last < end else { return .unsure }
-                start = last &+ 1
-            } else {
-                start = hint &+ 1
-            }
-        }
-        let mayBeEarlier = start > 1 && context.keysPassed.mayContain(wanted)
-        var child = start
-        while child < end {
-            let bytes = keys.key(tape.bytes(of: tokens[child]))
-            context.keysPassed.insert(bytes, at: object &+ child)
-            if Self.matches(bytes, wanted) {
-                let value = object &+ child &+ 1
-                var found = value
-                // A member found after the hint, when an earlier one may have the same key:
-                // the earlier one counts.
-                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: object &+ start, keys: keys) {
-                    found = earlier
-                }
-                context.hintObject = object
-                context.hintValue = max(found, value)
-                return .found(found)
-            }
-            guard let following = next(after: child) else { return .unsure }
-            child = following
-        }
-        // Wrapped around: the first member with the key among those before the hint, which
-        // were all passed (``DecodingContext/KeysPassed``). The hint stays: the next lookup
-        // goes on from there, so no member is scanned twice (lookups in reverse order stay
-        // linear).
-        guard start > 1, let value = try firstMember(wanted, ofObjectAt: object, before: object &+ start, keys: keys) else {
-            return .missing
-        }
-        return .found(value)
-    }
-
-    /// The lookup in an object still arriving, or not held in one piece: every step checks
-    /// that its token is on the tape, reading on as the document arrives.
-    private func memberWhileReading<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, continuing: Bool, keys: Keys
-    ) throws -> Int? {
-        let context = self.context
-        let tape = context.tape
-        var start = object + 1
-        if continuing { start = try context.lastIndex(ofValueAt: context.hintValue) + 1 }
-        let mayBeEarlier = start > object + 1 && context.keysPassed.mayContain(wanted)
-        var child = start
-        while true {
-            try context.ensure(child)
-            let keyToken = tape[child]
-            if keyToken.kind == .objectEnd {
-                // Wrapped around: the first member with the key among those before the hint,
-                // which were all passed.
-                guard start > object + 1, let value = try firstMember(wanted, ofObjectAt: object, before: start, keys: keys) else {
-                    return nil
-                }
-                return value
-            }
-            let value = child + 1
-            let bytes = keys.key(tape.bytes(of: keyToken))
-            context.keysPassed.insert(bytes, at: child)
-            if Self.matches(bytes, wanted) {
-                // A member found after the hint, when an earlier one may have the same key:
-                // the earlier one counts.
-                var found = value
-                if mayBeEarlier, let earlier = try firstMember(wanted, ofObjectAt: object, before: start, keys: keys) {
-                    found = earlier
-                }
-                // The value is not read to its end here, so a large array can be decoded
-                // while the rest of it is still being parsed.
-                try context.ensure(found)
-                context.hintObject = object
-                context.hintValue = max(found, value)
-                return found
-            }
-            child = try context.lastIndex(ofValueAt: value) + 1
-        }
-    }
-
-    /// The value of the first member with key `wanted` among those the lookups in the object
-    /// at `object` have passed before the tape index `limit`, or nil.
-    @inline(never)
-    private func firstMember<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, keys: Keys
-    ) throws -> Int? {
-        guard let key = try context.keysPassed.first(wanted, ofObjectAt: object, before: limit, in: context, keys: keys) else {
-            return nil
-        }
-        return key + 1
+    func member<Keys: MemberKeys>(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, keys: Keys) throws -> Int? {
+        try context.member(utf8: wanted, ofObjectAt: object, keys: keys)
     }
 
     /// Whether a member's key is the key wanted: the same bytes or, as `JSONDecoder` compares
@@ -230,12 +99,4 @@ struct KeysAsWritten: MemberKeys {
     static var converts: Bool { false }
     @inline(__always)
     func key(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> { raw }
-}
-
-/// What a lookup in an object held in one piece found.
-private enum SpanLookup {
-    case found(Int)
-    case missing
-    /// The tokens do not have an object's shape: the general lookup decides.
-    case unsure
 }

@@ -97,12 +97,40 @@ extension DecodingContext {
             count &+= 1
         }
 
-        /// False when no member passed has key `key`; true when one may have.
+        /// Notes the member whose key token, with text `key`, is at `index`, after the members
+        /// noted so far, and tells whether one of those may have the same key (true also when
+        /// that member was noted already): ``mayContain(_:)`` and ``insert(_:at:)`` with one
+        /// hash of the key, for a lookup that found its key at the first member it read.
         @inline(__always)
-        func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        mutating func noteFound(_ key: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+            if index <= last { return true }
+            let isASCII = StringChecks.isASCII(key)
+            let decides = isASCII && !hasNonASCII
+            let (first, second) = Self.bits(key)
+            let firstWord = first >> 6, firstBit: UInt64 = 1 << UInt64(first & 63)
+            let secondWord = second >> 6, secondBit: UInt64 = 1 << UInt64(second & 63)
+            let maybe = withUnsafeMutableBytes(of: &filter) { words in
+                guard let words = words.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return true }
+                let maybe = words[firstWord] & firstBit != 0 && words[secondWord] & secondBit != 0
+                words[firstWord] |= firstBit
+                words[secondWord] |= secondBit
+                return maybe
+            }
+            if !isASCII { hasNonASCII = true }
+            last = index
+            count &+= 1
+            return !decides || maybe
+        }
+
+        /// False when no member passed has key `key`; true when one may have.
+        ///
+        /// (Mutating only to read the filter in place: `withUnsafeBytes(of: filter)` copies its
+        /// 64 bytes to the stack, which also made the lookup's frame take a stack protector.)
+        @inline(__always)
+        mutating func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
             if !bytesDecide(key) { return true }
             let (first, second) = Self.bits(key)
-            return withUnsafeBytes(of: filter) { words in
+            return withUnsafeMutableBytes(of: &filter) { words in
                 words.load(fromByteOffset: (first >> 6) &* 8, as: UInt64.self) & (1 << UInt64(first & 63)) != 0
                     && words.load(fromByteOffset: (second >> 6) &* 8, as: UInt64.self) & (1 << UInt64(second & 63)) != 0
             }
