@@ -51,10 +51,10 @@ extension DocumentationExamples {
             let decoder = StreamingJSONDecoder()   // was: JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             decoder.dateDecodingStrategy = .iso8601
-            let catalog = try decoder.decode(Catalog.self, fromContentsOfFile: "Examples/bands.json")
+            let catalog = try decoder.decode(Catalog.self, from: .file("Examples/bands.json"))
             print(catalog.objects.count, catalog.lastUpdated)   // 5 2016-05-17 22:43:04 +0000
 
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             let bands = stream.elements(of: Band.self, at: "objects", decoder: decoder)
             while let band = try bands.next() {
                 print(band.name, band.members.first?.birthDate ?? "-")
@@ -139,7 +139,7 @@ extension DocumentationExamples {
                 }
             }
 
-            let catalog = try Response<Band>.decodeValue(contentsOfFile: "Examples/bands.json")
+            let catalog = try Response<Band>.decodeValue(from: .file("Examples/bands.json"))
             print(catalog.objects.map(\.name))   // ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]
 
             #expect(printed == [#"["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]"#])
@@ -147,7 +147,7 @@ extension DocumentationExamples {
             #expect(catalog.objects[1].homepageURL == nil)
             #expect(catalog.lastUpdated == Date(timeIntervalSince1970: 1_463_524_984))
             // The README's models are the demo's (Examples/BandCatalog), field for field.
-            let demo = try BandResponse.decodeValue(contentsOfFile: "Examples/bands.json")
+            let demo = try BandResponse.decodeValue(from: .file("Examples/bands.json"))
             #expect(demo.objects.map(\.homepageURL) == catalog.objects.map(\.homepageURL))
             #expect(demo.objects.map(\.status.rawValue) == catalog.objects.map(\.status.rawValue))
             #expect(demo.objects.flatMap(\.members).map(\.birthDate) == catalog.objects.flatMap(\.members).map(\.birthDate))
@@ -159,7 +159,7 @@ extension DocumentationExamples {
             _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
 
             // From the README, verbatim (with the demo's Band):
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             let bands = stream.elements(of: Band.self, at: "objects")
             while let band = try bands.next() {
                 print(band.name, band.members.count)
@@ -182,7 +182,7 @@ extension DocumentationExamples {
                 let chunk = try file.read(upToCount: 65_536) ?? Data()
                 return chunk.isEmpty ? nil : chunk
             }
-            let stream = AsyncJSONStream(chunks: body)
+            let stream = AsyncJSONStream(.chunks(body))
             for try await band in stream.elements(of: Band.self, at: "objects") {
                 print(band.name)
             }
@@ -198,7 +198,7 @@ extension DocumentationExamples {
             _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
 
             // From the README, verbatim:
-            let reader = try JSONReader(contentsOfFile: "Examples/bands.json")
+            let reader = JSONReader(.file("Examples/bands.json"))
             while let token = try reader.next() {
                 if token == .key && reader.textEquals("name") {
                     _ = try reader.next()
@@ -224,7 +224,7 @@ extension DocumentationExamples {
             }
 
             do {
-                _ = try [Review].decodeValue(from: #"[{"stars": 5}, {"stars": "4"}]"#)
+                _ = try [Review].decodeValue(from: .string(#"[{"stars": 5}, {"stars": "4"}]"#))
             } catch {
                 print(error)   // 1:26: error: expected Int at [1].stars, found string "4"
             }
@@ -233,7 +233,7 @@ extension DocumentationExamples {
         }
 
         @Test func theParseErrorDescriptionIsReal() {
-            let reader = JSONReader(string: "{\n  \"a\": [1, 2,, 3]\n}")
+            let reader = JSONReader(.string("{\n  \"a\": [1, 2,, 3]\n}"))
             let error = #expect(throws: ParseError.self) { try reader.skipToEnd() }
             #expect(error?.description.components(separatedBy: "\n") == Self.block(after: "A `ParseError`'s description adds"))
         }

@@ -9,12 +9,12 @@ import Spool
 func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, members: Int) {
     switch mode {
     case "codable-decode":
-        let catalog = try StreamingJSONDecoder().decode(CodableCatalog.self, fromContentsOfFile: path)
+        let catalog = try StreamingJSONDecoder().decode(CodableCatalog.self, from: .file(path))
         return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
     case "codable-stream", "codable-stream-direct":
         var options = JSONParsingOptions()
         options.parsesInBackground = mode == "codable-stream"
-        let bands = try JSONStream(contentsOfFile: path, options: options)
+        let bands = JSONStream(.file(path), options: options)
             .elements(of: CodableBand.self, at: "objects", decoder: StreamingJSONDecoder())
         var count = (bands: 0, members: 0)
         while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
@@ -27,12 +27,12 @@ func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, mem
     case "codable-decode-dates":
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        let catalog = try decoder.decode(DatedCatalog.self, fromContentsOfFile: path)
+        let catalog = try decoder.decode(DatedCatalog.self, from: .file(path))
         return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
     case "codable-stream-dates":
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        let bands = try JSONStream(contentsOfFile: path).elements(of: DatedBand.self, at: "objects", decoder: decoder)
+        let bands = JSONStream(.file(path)).elements(of: DatedBand.self, at: "objects", decoder: decoder)
         var count = (bands: 0, members: 0)
         while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
         return count
@@ -44,12 +44,12 @@ func decodeCatalogCodable(mode: String, path: String) throws -> (bands: Int, mem
     case "codable-decode-snake":
         let decoder = StreamingJSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let catalog = try decoder.decode(SnakeCatalog.self, fromContentsOfFile: path)
+        let catalog = try decoder.decode(SnakeCatalog.self, from: .file(path))
         return (catalog.objects.count, catalog.objects.reduce(0) { $0 + $1.members.count })
     case "codable-stream-snake":
         let decoder = StreamingJSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let bands = try JSONStream(contentsOfFile: path).elements(of: SnakeBand.self, at: "objects", decoder: decoder)
+        let bands = JSONStream(.file(path)).elements(of: SnakeBand.self, at: "objects", decoder: decoder)
         var count = (bands: 0, members: 0)
         while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
         return count

@@ -50,7 +50,7 @@ func writeFile(_ data: Data, to path: String) throws {
 /// `encode-spool`, `encode-spool-stream`, `encode-foundation` (and `-sorted` variants): decode
 /// the catalog with Spool (not timed), then time encoding it to OUT.
 func encodeCatalog(mode: String, catalog path: String, output: String) throws {
-    let catalog = try StreamingJSONDecoder().decode(FullCatalog.self, fromContentsOfFile: path)
+    let catalog = try StreamingJSONDecoder().decode(FullCatalog.self, from: .file(path))
     let sorted = mode.hasSuffix("-sorted")
     let start = ContinuousClock.now
     var bytes = 0

@@ -49,7 +49,7 @@ func runFallbackMode(_ mode: String, _ arguments: [String]) {
             case "fallback-foundation": strings = try JSONDecoder().decode(FallbackCodable.self, from: data).strings
             case "fallback-codable": strings = try StreamingJSONDecoder().decode(FallbackCodable.self, from: data).strings
             default:
-                strings = try [FallbackElement].decodeValue(from: data).filter {
+                strings = try [FallbackElement].decodeValue(from: .data(data)).filter {
                     if case .string = $0 { true } else { false }
                 }.count
             }

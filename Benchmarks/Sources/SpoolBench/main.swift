@@ -16,7 +16,7 @@ import Darwin
 /// - `cursor-text`: the same, also reading the bytes of every key, string and number.
 /// - `cursor-direct`: `cursor` with parsing on the reader's own thread (`parsesInBackground = false`).
 /// - `stream`: every band of `objects` streamed as a typed model (with its date transformer).
-/// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(contentsOfFile:)`).
+/// - `decode`: the whole catalog into Spool models (`BandResponse.decodeValue(from: .file(path))`).
 /// - `jsondecoder`: the whole catalog into Codable structs with Foundation's `JSONDecoder`.
 /// - `jsonserialization`: `JSONSerialization` plus manual extraction into the same structs.
 /// - `codable-decode`, `codable-stream`: the same Codable structs with StreamingJSONDecoder,
@@ -50,7 +50,7 @@ func fail(_ message: String, code: Int32) -> Never {
 func pullEveryToken(_ path: String, readText: Bool, inBackground: Bool = true) throws -> (tokens: Int, tally: Int) {
     var options = JSONParsingOptions()
     options.parsesInBackground = inBackground
-    let reader = try JSONReader(contentsOfFile: path, options: options)
+    let reader = JSONReader(.file(path), options: options)
     var tokens = 0
     var tally = 0
     while let token = try reader.next() {
@@ -92,7 +92,7 @@ case "cursor", "cursor-text", "cursor-direct":
     }
 case "stream":
     do {
-        let stream = try JSONStream(contentsOfFile: path)
+        let stream = JSONStream(.file(path))
         let bands = stream.elements(of: Band.self, at: "objects")
         var count = 0
         var members = 0
@@ -106,7 +106,7 @@ case "stream":
     }
 case "decode":
     do {
-        let catalog = try BandResponse.decodeValue(contentsOfFile: path)
+        let catalog = try BandResponse.decodeValue(from: .file(path))
         print("bands \(catalog.objects.count) members \(catalog.objects.reduce(0) { $0 + $1.members.count })")
     } catch {
         fail("decode: \(error)", code: 1)

@@ -151,7 +151,7 @@ public final class NumberOracle {
 
     private func spool<T: JSONDecodable & Equatable>(_ type: T.Type, _ text: String) -> Converted<T> {
         do {
-            return .value(try T.decodeValue(from: Array(text.utf8)))
+            return .value(try T.decodeValue(from: .bytes(Array(text.utf8))))
         } catch let error as DecodeError where error.code == .typeMismatch {
             return .rejected
         } catch {

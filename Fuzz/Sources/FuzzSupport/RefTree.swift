@@ -113,7 +113,7 @@ public struct RefDocument {
     }
 
     public init(bytes: [UInt8], options: JSONParsingOptions) {
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         var stack: [Frame] = []
         func add(_ node: RefNode) {
             guard !stack.isEmpty else {

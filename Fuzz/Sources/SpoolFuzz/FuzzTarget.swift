@@ -30,7 +30,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var runOptions = options
         runOptions.chunkSize = chunkSize
         runOptions.parsesInBackground = inBackground
-        let reader = JSONReader(bytes: bytes, options: runOptions)
+        let reader = JSONReader(.bytes(bytes), options: runOptions)
         var tokens: [String] = []
         do {
             while let token = try reader.next() {
@@ -87,7 +87,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         validationOptions.chunkSize = chunkSize
         var validationError: String?
         do {
-            try JSONReader(bytes: bytes, options: validationOptions).skipToEnd()
+            try JSONReader(.bytes(bytes), options: validationOptions).skipToEnd()
         } catch {
             validationError = "\(error)"
         }
@@ -98,12 +98,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
 
     if whole.error == nil && !options.allowsMultipleValues,
-        let value = try? JSONValue.decodeValue(from: bytes, options: options),
-        let text = try? Extractor.decodeValue(from: bytes, options: options).compactJSON()
+        let value = try? JSONValue.decodeValue(from: .bytes(bytes), options: options),
+        let text = try? Extractor.decodeValue(from: .bytes(bytes), options: options).compactJSON()
     {
         var strict = JSONParsingOptions()
         strict.maxDepth = 64
-        guard let again = try? JSONValue.decodeValue(from: text, options: strict), again == value else {
+        guard let again = try? JSONValue.decodeValue(from: .string(text), options: strict), again == value else {
             report("round trip differs: \(text)", whole, chunked)
             abort()
         }

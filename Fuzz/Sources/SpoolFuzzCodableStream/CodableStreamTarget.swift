@@ -83,7 +83,7 @@ struct Events: Equatable, Sendable, CustomStringConvertible {
     init() {}
 
     init(jsonValuesOf setup: Setup, _ options: JSONParsingOptions, _ input: FuzzInput) {
-        let stream = JSONStream(bytes: setup.bytes, options: options)
+        let stream = JSONStream(.bytes(setup.bytes), options: options)
         do {
             try stream.elements(of: JSONValue.self, at: setup.path).forEach { events.append(.json($0)) }
         } catch {
@@ -92,7 +92,7 @@ struct Events: Equatable, Sendable, CustomStringConvertible {
     }
 
     init(codableOf setup: Setup, _ options: JSONParsingOptions, policy: Policy) {
-        let stream = JSONStream(bytes: setup.bytes, options: options)
+        let stream = JSONStream(.bytes(setup.bytes), options: options)
         nonisolated(unsafe) var reports: [Event] = []
         let elements = stream.elements(
             of: AnyJSON.self, at: setup.path, decoder: setup.decoder(options),
@@ -204,7 +204,7 @@ func checkMembers(_ setup: Setup, _ oracle: NumberOracle, _ input: FuzzInput) {
     var keys: [String] = []
     var values: [JSONValue] = []
     var valuesError: String?
-    let plain = JSONStream(bytes: setup.bytes, options: input.oneThread)
+    let plain = JSONStream(.bytes(setup.bytes), options: input.oneThread)
     do {
         try plain.members(of: JSONValue.self, at: setup.path).forEach { keys.append($0); values.append($1) }
     } catch {
@@ -214,7 +214,7 @@ func checkMembers(_ setup: Setup, _ oracle: NumberOracle, _ input: FuzzInput) {
     var decoded: [AnyJSON] = []
     var codableError: String?
     var located: DecodeError?
-    let stream = JSONStream(bytes: setup.bytes, options: input.oneThread)
+    let stream = JSONStream(.bytes(setup.bytes), options: input.oneThread)
     do {
         try stream.members(of: AnyJSON.self, at: setup.path, decoder: setup.decoder(input.oneThread)).forEach {
             codableKeys.append($0)
@@ -299,7 +299,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
     let options = input.oneThread
     let outcome = runDetached { () async -> AsyncOutcome in
         var outcome = AsyncOutcome()
-        let stream = AsyncJSONStream(chunks: chunkStream(setup.chunks), options: options)
+        let stream = AsyncJSONStream(.chunks(chunkStream(setup.chunks)), options: options)
         nonisolated(unsafe) var reports: [Events.Event] = []
         let elements = stream.elements(
             of: AnyJSON.self, at: setup.path, decoder: setup.decoder(options), onError: .skip { reports.append(Events.skipped($0)) })
@@ -315,7 +315,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         outcome.skipping.events += reports
         outcome.remainder = await remainder { try await stream.remainder }
 
-        let members = AsyncJSONStream(chunks: chunkStream(setup.chunks), options: options)
+        let members = AsyncJSONStream(.chunks(chunkStream(setup.chunks)), options: options)
         do {
             for try await (key, value) in members.members(of: JSONValue.self, at: setup.path) {
                 outcome.members.append(key)
@@ -326,7 +326,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         }
         outcome.remainder += " / " + (await remainder { try await members.remainder })
 
-        let counted = AsyncJSONStream(chunks: chunkStream(setup.chunks), options: options)
+        let counted = AsyncJSONStream(.chunks(chunkStream(setup.chunks)), options: options)
         do {
             outcome.count = try await counted.count(at: setup.path)
         } catch {
@@ -335,7 +335,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         outcome.remainder += " / " + (await remainder { try await counted.remainder })
 
         do {
-            let value = try await setup.decoder(options).decode(AnyJSON.self, fromChunks: chunkStream(setup.chunks), rootKeyPath: setup.path)
+            let value = try await setup.decoder(options).decode(AnyJSON.self, from: .chunks(chunkStream(setup.chunks)), rootKeyPath: setup.path)
             outcome.document = "\(value)"
         } catch {
             outcome.document = "\(type(of: error)): \(error)"
@@ -346,12 +346,12 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
     // The same on one thread.
     var expected = AsyncOutcome()
     expected.skipping = skipping
-    let stream = JSONStream(bytes: setup.bytes, options: options)
+    let stream = JSONStream(.bytes(setup.bytes), options: options)
     do {
         try stream.elements(of: AnyJSON.self, at: setup.path, decoder: setup.decoder(options), onError: .skip { _ in }).forEach { _ in }
     } catch {}
     expected.remainder = syncRemainder { try stream.remainder }
-    let members = JSONStream(bytes: setup.bytes, options: options)
+    let members = JSONStream(.bytes(setup.bytes), options: options)
     do {
         try members.members(of: JSONValue.self, at: setup.path).forEach {
             expected.members.append($0)
@@ -361,7 +361,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         expected.membersError = Events.describe(error)
     }
     expected.remainder += " / " + syncRemainder { try members.remainder }
-    let counted = JSONStream(bytes: setup.bytes, options: options)
+    let counted = JSONStream(.bytes(setup.bytes), options: options)
     do {
         expected.count = try counted.count(at: setup.path)
     } catch {
@@ -369,7 +369,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
     }
     expected.remainder += " / " + syncRemainder { try counted.remainder }
     do {
-        expected.document = "\(try setup.decoder(options).decode(AnyJSON.self, from: setup.bytes, rootKeyPath: setup.path))"
+        expected.document = "\(try setup.decoder(options).decode(AnyJSON.self, from: .bytes(setup.bytes), rootKeyPath: setup.path))"
     } catch {
         expected.document = "\(type(of: error)): \(error)"
     }

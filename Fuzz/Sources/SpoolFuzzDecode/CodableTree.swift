@@ -73,7 +73,7 @@ extension Checker {
         let decoder = StreamingJSONDecoder()
         decoder.options = options
         do {
-            return .value(try decoder.decode(CodableTree.self, from: input.bytes, rootKeyPath: rootKeyPath).tree)
+            return .value(try decoder.decode(CodableTree.self, from: .bytes(input.bytes), rootKeyPath: rootKeyPath).tree)
         } catch DecodingError.dataCorrupted(let context) where context.underlyingError is ParseError {
             return .syntaxError(context.underlyingError.map { "\($0)" } ?? "")
         } catch let error as DecodingError {

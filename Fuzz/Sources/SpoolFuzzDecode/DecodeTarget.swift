@@ -299,7 +299,7 @@ struct Checker {
 
     func spool<T: JSONDecodable & Equatable>(_ type: T.Type, _ options: JSONParsingOptions) -> (Outcome<T>, String) {
         do {
-            let value = try T.decodeValue(from: input.bytes, rootKeyPath: rootKeyPath, options: options)
+            let value = try T.decodeValue(from: .bytes(input.bytes), rootKeyPath: rootKeyPath, options: options)
             return (.value(value), "")
         } catch let error as DecodeError {
             return (.decodeError(RefError(error)), "\(error)")

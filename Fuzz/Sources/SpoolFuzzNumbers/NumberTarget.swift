@@ -69,7 +69,7 @@ func check(_ text: [UInt8], decoding: Bool) {
 /// `T.decodeValue(from: text)` gives `value`, or a type mismatch where `value` is nil.
 func decodesAlike<T: JSONDecodable & BinaryFloatingPoint>(_ type: T.Type, _ text: [UInt8], _ value: T?, _ shown: String) {
     do {
-        let decoded = try T.decodeValue(from: text, options: longNumbers)
+        let decoded = try T.decodeValue(from: .bytes(text), options: longNumbers)
         guard let value, decoded == value, decoded.sign == value.sign else { disagree("\(T.self).decodeValue(from: \(shown)) is \(decoded), the parser's \(String(describing: value))") }
     } catch let error as DecodeError where error.code == .typeMismatch && value == nil {
         return

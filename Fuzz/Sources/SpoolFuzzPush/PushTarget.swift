@@ -112,7 +112,7 @@ struct Outcome: Equatable, CustomStringConvertible {
 
     /// The request on a `JSONStream` of the whole input, on one thread.
     init(pulling input: FuzzInput, _ request: Request, at path: JSONKeyPath) {
-        let stream = JSONStream(bytes: input.bytes, options: input.oneThread)
+        let stream = JSONStream(.bytes(input.bytes), options: input.oneThread)
         do {
             switch request {
             case .elements:

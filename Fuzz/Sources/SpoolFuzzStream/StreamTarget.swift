@@ -50,7 +50,7 @@ func checkDecodeValue(_ input: FuzzInput, _ reference: RefDocument) {
     let options = input.oneThread
     let outcome: Result<JSONValue, any Error>
     do {
-        outcome = .success(try JSONValue.decodeValue(from: input.bytes, options: options))
+        outcome = .success(try JSONValue.decodeValue(from: .bytes(input.bytes), options: options))
     } catch {
         outcome = .failure(error)
     }
@@ -95,7 +95,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
     var remainders: [JSONValue?] = []
 
     init(_ input: FuzzInput, path: JSONKeyPath, options: JSONParsingOptions) {
-        var stream = JSONStream(bytes: input.bytes, options: options)
+        var stream = JSONStream(.bytes(input.bytes), options: options)
         let elementStream = stream.elements(of: JSONValue.self, at: path)
         do {
             while let element = try elementStream.next() { elements.append(element) }
@@ -107,7 +107,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         }
         elementsRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
-        stream = JSONStream(bytes: input.bytes, options: options)
+        stream = JSONStream(.bytes(input.bytes), options: options)
         do {
             count = try stream.count(at: path)
         } catch {
@@ -115,7 +115,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         }
         countRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
-        stream = JSONStream(bytes: input.bytes, options: options)
+        stream = JSONStream(.bytes(input.bytes), options: options)
         let memberStream = stream.members(of: JSONValue.self, at: path)
         do {
             while let (key, value) = try memberStream.next() {
@@ -127,7 +127,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         }
         membersRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
-        stream = JSONStream(bytes: input.bytes, options: options)
+        stream = JSONStream(.bytes(input.bytes), options: options)
         nonisolated(unsafe) var reports: [JSONElements<Int>.SkippedElement] = []
         let intStream = stream.elements(of: Int.self, at: path, onError: .skip { reports.append($0) })
         do {

@@ -73,7 +73,7 @@ func checkEncoder(_ input: FuzzInput) {
         if let key = keyWrittenTwice(data) { disagree("the \(name) output has the key \(key.debugDescription) twice in an object", text(data)) }
         checkDecode(data, expected, settings) { disagree("\(name) output decodes to another value: \($0)", text(data)) }
     }
-    guard let sortedValue = try? JSONValue.decodeValue(from: sortedData), let compactValue = try? JSONValue.decodeValue(from: compact),
+    guard let sortedValue = try? JSONValue.decodeValue(from: .data(sortedData)), let compactValue = try? JSONValue.decodeValue(from: .data(compact)),
         sortedValue == compactValue
     else { disagree("the unsorted output holds another value than the sorted one", "sorted: \(text(sortedData))\nunsorted: \(text(compact))") }
     if settings.pretty {
@@ -85,7 +85,7 @@ func checkEncoder(_ input: FuzzInput) {
         }
         let relaid = JSONWriter(format: JSONWriter.Format(.compact, escapesSlashes: settings.escapesSlashes))
         do {
-            try relaid.copy(from: JSONReader(data: pretty))
+            try relaid.copy(from: JSONReader(.data(pretty)))
         } catch {
             disagree("the pretty output does not read", "\(error)\n\(text(pretty))")
         }
@@ -169,7 +169,7 @@ func foundationEncoder(_ settings: Recipe.Settings) -> JSONEncoder {
 
 /// A key that appears twice in one object (compared as Swift strings), read with Spool's reader.
 func keyWrittenTwice(_ data: Data) -> String? {
-    let reader = JSONReader(data: data)
+    let reader = JSONReader(.data(data))
     var open: [Set<String>?] = []
     do {
         while let token = try reader.next() {

@@ -51,7 +51,7 @@ struct Token: Equatable, CustomStringConvertible {
 
 /// The tokens of `bytes` and the reader's error.
 func readTokens(_ bytes: [UInt8], _ options: JSONParsingOptions) -> (tokens: [Token], error: (any Error)?) {
-    let reader = JSONReader(bytes: bytes, options: options)
+    let reader = JSONReader(.bytes(bytes), options: options)
     var tokens: [Token] = []
     do {
         while let token = try reader.next() {
@@ -245,7 +245,7 @@ func checkRoundTrip(_ input: FuzzInput) {
 /// Writes `tokens` the way `driver` says.
 func write(_ tokens: [Token], _ input: FuzzInput, _ options: JSONParsingOptions, to writer: JSONWriter, _ driver: Driver) throws {
     if driver == .copy {
-        try writer.copy(from: JSONReader(bytes: input.bytes, options: options))
+        try writer.copy(from: JSONReader(.bytes(input.bytes), options: options))
         return
     }
     for (index, token) in tokens.enumerated() {
@@ -326,7 +326,7 @@ func checkExtractorValue(_ input: FuzzInput, _ options: JSONParsingOptions, _ to
     options.releasesDecodedElements = false
     let extractor: Extractor
     do {
-        extractor = try Extractor.decodeValue(from: input.bytes, options: options)
+        extractor = try Extractor.decodeValue(from: .bytes(input.bytes), options: options)
     } catch {
         fail("Extractor.decodeValue failed on a document the reader reads", input, "\(error)")
     }

@@ -90,67 +90,34 @@ public final class StreamingJSONDecoder: Sendable {
 
     // MARK: - Whole documents
 
-    /// Decodes a value of type `T` from JSON held in `Data`.
+    /// Decodes a value of type `T` from JSON held in `Data`, as `JSONDecoder` does; or the
+    /// value at `rootKeyPath` (`["data", "items"]`) in it.
     /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decodeDocument(type, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: .root)
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath = .root) throws -> T {
+        try decodeDocument(type, JSONReader(.data(data), options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
-    /// Decodes the value at `rootKeyPath` (`["data", "items"]`) of JSON held in `Data`.
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(type, JSONReader(data: data, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
+    /// Decodes a value of type `T` from `input` (a file or file URL, read as it is decoded; a
+    /// descriptor; standard input; bytes in memory), or the value at `rootKeyPath` in it.
+    ///
+    /// ```swift
+    /// let catalog = try StreamingJSONDecoder().decode(Catalog.self, from: .url(catalogURL))
+    /// ```
+    /// - Throws: `DecodingError` as for `Data`, and ``InputError`` when the input cannot be read.
+    public func decode<T: Decodable>(_ type: T.Type, from input: JSONInput, rootKeyPath: JSONKeyPath = .root) throws -> T {
+        try decodeDocument(type, JSONReader(input, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
 
-    /// Decodes a value of type `T` from JSON held as bytes.
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decodeDocument(type, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: .root)
-    }
-
-    /// Decodes the value at `rootKeyPath` of JSON held as bytes.
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(type, JSONReader(bytes: bytes, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes a value of type `T` from JSON text.
-    public func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
-        try decodeDocument(type, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: .root)
-    }
-
-    /// Decodes the value at `rootKeyPath` of JSON text.
-    public func decode<T: Decodable>(_ type: T.Type, from string: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(type, JSONReader(string: string, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes a value of type `T` from the JSON file at `path`, read as it is decoded.
-    /// - Throws: also ``InputError`` when the file cannot be opened.
-    public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String) throws -> T {
-        try decodeDocument(type, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: .root)
-    }
-
-    /// Decodes the value at `rootKeyPath` of the JSON file at `path`.
-    public func decode<T: Decodable>(_ type: T.Type, fromContentsOfFile path: String, rootKeyPath: JSONKeyPath) throws -> T {
-        try decodeDocument(type, JSONReader(contentsOfFile: path, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes (the
-    /// document's tokens are read in full first; to keep memory flat over a huge input, stream
-    /// it with ``AsyncJSONStream/elements(of:at:decoder:onError:)``).
+    /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of bytes or
+    /// chunks (a network body); the document's tokens are read in full first (to keep memory
+    /// flat over a huge input, stream it with ``AsyncJSONStream/elements(of:at:decoder:onError:)``).
     /// - Throws: also `CancellationError` when the task is cancelled: reading stops, and a
     ///   sequence ended by the cancellation is not reported as a truncated document (see
     ///   ``AsyncJSONReader``).
-    public func decode<T: Decodable, Bytes: AsyncSequence>(
-        _ type: T.Type, from bytes: Bytes, rootKeyPath: JSONKeyPath = .root
-    ) async throws -> T where Bytes.Element == UInt8 {
-        try await decodeDocument(type, AsyncJSONReader(bytes: bytes, options: configuration.options), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes a value of type `T` from JSON arriving as an asynchronous sequence of byte chunks
-    /// (a network body).
-    /// - Throws: also `CancellationError` when the task is cancelled, as for bytes.
-    public func decode<T: Decodable, Chunks: AsyncSequence>(
-        _ type: T.Type, fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root
-    ) async throws -> T where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-        try await decodeDocument(type, AsyncJSONReader(chunks: chunks, options: configuration.options), rootKeyPath: rootKeyPath)
+    public func decode<T: Decodable>(
+        _ type: T.Type, from input: AsyncJSONInput, rootKeyPath: JSONKeyPath = .root
+    ) async throws -> T {
+        try await decodeDocument(type, AsyncJSONReader(input, options: configuration.options), rootKeyPath: rootKeyPath)
     }
 
     // MARK: - Internals

@@ -2,7 +2,7 @@
 /// `FileHandle.bytes`, `URLSession.AsyncBytes`) or of byte chunks (e.g. a network body).
 ///
 /// ```swift
-/// let reader = AsyncJSONReader(chunks: body)       // some AsyncSequence of [UInt8]
+/// let reader = AsyncJSONReader(.chunks(body))       // body: some AsyncSequence of [UInt8]
 /// while let token = try await reader.next() {
 ///     if token == .key && reader.textEquals("name") { ... }
 /// }
@@ -25,18 +25,10 @@ public final class AsyncJSONReader {
     /// Set once a read has been cancelled (see ``checkCancellation()``).
     private var isCancelled = false
 
-    /// Reads from an asynchronous sequence of bytes.
-    public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init())
-    where Bytes.Element == UInt8 {
+    /// Reads `input`, pulling from its sequence as tokens are asked for.
+    public init(_ input: AsyncJSONInput, options: JSONParsingOptions = .init()) {
         reader = JSONReader.incremental(options: options)
-        source = BytePuller(bytes.makeAsyncIterator(), chunkSize: options.effectiveChunkSize)
-    }
-
-    /// Reads from an asynchronous sequence of byte chunks of any size.
-    public init<Chunks: AsyncSequence>(chunks: Chunks, options: JSONParsingOptions = .init())
-    where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-        reader = JSONReader.incremental(options: options)
-        source = ChunkPuller(chunks.makeAsyncIterator())
+        source = input.makeSource(options)
     }
 
     /// Moves to the next token, awaiting input as needed; `nil` at the end of the input.
@@ -63,16 +55,16 @@ public final class AsyncJSONReader {
     func fill() async throws -> Bool {
         if reader.isInputFinished { return false }
         try checkCancellation()
-        let chunk: [UInt8]?
+        let pulled: Bool
         do {
-            chunk = try await source.next()
+            pulled = try await source.pull()
         } catch {
             try checkCancellation()
             throw error
         }
         try checkCancellation()
-        if let chunk {
-            try reader.append(chunk)
+        if pulled {
+            try source.handOver(to: reader)
         } else {
             try reader.finishInput()
         }
@@ -135,59 +127,4 @@ public final class AsyncJSONReader {
     }
     /// Bytes received from the sequence so far.
     public var bytesRead: Int { reader.bytesRead }
-}
-
-/// Where an ``AsyncJSONReader`` gets its next chunk; `nil` at the end of the input.
-///
-/// A protocol rather than a stored `() async throws -> [UInt8]?` closure: with nonisolated async
-/// code running on its caller's actor (Package.swift), the stored closure crashed in the Swift
-/// 6.3.1 runtime (`_swift_implicitisolationactor_to_executor_cast`) when awaited from a test.
-private protocol ChunkSource: AnyObject {
-    func next() async throws -> [UInt8]?
-}
-
-/// Gathers an async byte sequence into chunks.
-private final class BytePuller<Iterator: AsyncIteratorProtocol>: ChunkSource where Iterator.Element == UInt8 {
-    private var iterator: Iterator
-    private let chunkSize: Int
-    private var ended = false
-
-    init(_ iterator: Iterator, chunkSize: Int) {
-        self.iterator = iterator
-        self.chunkSize = chunkSize
-    }
-
-    func next() async throws -> [UInt8]? {
-        guard !ended else { return nil }
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(chunkSize)
-        while chunk.count < chunkSize {
-            // A byte source that ignores cancellation is not read for a whole chunk more.
-            if chunk.count & 0xFFF == 0xFFF && Task.isCancelled { throw CancellationError() }
-            guard let byte = try await iterator.next(isolation: #isolation) else {
-                ended = true
-                break
-            }
-            chunk.append(byte)
-        }
-        return chunk.isEmpty ? nil : chunk
-    }
-}
-
-/// Hands out an async sequence's chunks as arrays.
-private final class ChunkPuller<Iterator: AsyncIteratorProtocol>: ChunkSource
-where Iterator.Element: Sequence, Iterator.Element.Element == UInt8 {
-    private var iterator: Iterator
-
-    init(_ iterator: Iterator) {
-        self.iterator = iterator
-    }
-
-    func next() async throws -> [UInt8]? {
-        while let chunk = try await iterator.next(isolation: #isolation) {
-            let bytes = Array(chunk)
-            if !bytes.isEmpty { return bytes }
-        }
-        return nil
-    }
 }

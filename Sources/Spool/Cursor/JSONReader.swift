@@ -7,7 +7,7 @@ import Foundation
 /// A pull cursor over JSON text: hands out one token at a time, reading input as it goes.
 ///
 /// ```swift
-/// let reader = try JSONReader(contentsOfFile: "bands.json")
+/// let reader = JSONReader(.file("bands.json"))
 /// while let token = try reader.next() {
 ///     if token == .key && reader.textEquals("name") {
 ///         _ = try reader.next()
@@ -103,63 +103,18 @@ public final class JSONReader {
 
     // MARK: - Inputs
 
-    /// Reads the file at `path`, `chunkSize` bytes at a time.
-    /// - Throws: ``InputError`` when the file cannot be opened.
-    public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
-        try self.init(contentsOfFile: path, options: options, work: .tokens)
+    /// Reads `input` (a file, a descriptor, standard input, bytes in memory), a chunk at a
+    /// time as tokens are asked for.
+    ///
+    /// A file that cannot be opened is reported by the first call that reads (``next()``,
+    /// ``peek()``, ``skipValue()``) as an ``InputError``.
+    public convenience init(_ input: JSONInput, options: JSONParsingOptions = .init()) {
+        self.init(input, options: options, work: .tokens)
     }
 
-    /// Reads from an open file descriptor (a file, a pipe, a socket). The reader does not close
-    /// it unless `closeWhenDone` is true.
-    public convenience init(
-        fileDescriptor: Int32, closeWhenDone: Bool = false, options: JSONParsingOptions = .init()
-    ) {
-        self.init(fileDescriptor: fileDescriptor, closeWhenDone: closeWhenDone, options: options, work: .tokens)
-    }
-
-    /// Reads standard input.
-    public static func standardInput(options: JSONParsingOptions = .init()) -> JSONReader {
-        JSONReader(fileDescriptor: 0, options: options)
-    }
-
-    /// Reads JSON text held in memory as bytes.
-    public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
-        self.init(bytes: bytes, options: options, work: .tokens)
-    }
-
-    /// Reads JSON text held in `Data`.
-    public convenience init(data: Data, options: JSONParsingOptions = .init()) {
-        self.init(data: data, options: options, work: .tokens)
-    }
-
-    /// Reads JSON text from a string (its UTF-8 bytes).
-    public convenience init(string: String, options: JSONParsingOptions = .init()) {
-        self.init(string: string, options: options, work: .tokens)
-    }
-
-    // The same inputs for a given work (the streams and decoders read for `.models`).
-
-    convenience init(contentsOfFile path: String, options: JSONParsingOptions, work: Work) throws(InputError) {
-        self.init(source: try FileByteSource(path: path), options: options, work: work)
-    }
-
-    convenience init(fileDescriptor: Int32, closeWhenDone: Bool = false, options: JSONParsingOptions, work: Work) {
-        let name = fileDescriptor == 0 ? "<stdin>" : "fd \(fileDescriptor)"
-        self.init(
-            source: FileByteSource(fileDescriptor: fileDescriptor, name: name, closeWhenDone: closeWhenDone),
-            options: options, work: work)
-    }
-
-    convenience init(bytes: [UInt8], options: JSONParsingOptions, work: Work) {
-        self.init(source: MemoryByteSource(bytes), options: options, work: work)
-    }
-
-    convenience init(data: Data, options: JSONParsingOptions, work: Work) {
-        self.init(source: MemoryByteSource(data), options: options, work: work)
-    }
-
-    convenience init(string: String, options: JSONParsingOptions, work: Work) {
-        self.init(source: MemoryByteSource(Array(string.utf8)), options: options, work: work)
+    /// A reader of `input` for `work` (the streams and decoders read for `.models`).
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, work: Work) {
+        self.init(source: input.open(), options: options, work: work)
     }
 
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback

@@ -12,66 +12,31 @@ import Foundation
 /// model and about one element's tokens, not the document. To handle the elements of a huge
 /// array one at a time without keeping them all, stream them (``JSONStream``).
 extension JSONDecodable {
-    /// Decodes JSON text.
+    /// Decodes the JSON of `input` (a file, a descriptor, standard input, bytes in memory),
+    /// or the value at `rootKeyPath` in it.
     ///
     /// ```swift
-    /// let group = try Group.decodeValue(from: json, rootKeyPath: ["data", "group"])
+    /// let group = try Group.decodeValue(from: .string(json), rootKeyPath: ["data", "group"])
+    /// let catalog = try Catalog.decodeValue(from: .file("bands.json"))
     /// ```
-    /// - Throws: ``ParseError`` for invalid JSON, ``DecodeError`` when it does not fit the model.
+    /// - Throws: ``ParseError`` for invalid JSON, ``DecodeError`` when it does not fit the
+    ///   model, ``InputError`` when the input cannot be read.
     public static func decodeValue(
-        from json: String, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
+        from input: JSONInput, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
     ) throws -> Self {
-        try decodeDocument(JSONReader(string: json, options: options, work: .models), rootKeyPath: rootKeyPath)
+        try decodeDocument(JSONReader(input, options: options, work: .models), rootKeyPath: rootKeyPath)
     }
 
-    /// Decodes JSON held in `Data`.
-    public static func decodeValue(
-        from data: Data, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) throws -> Self {
-        try decodeDocument(JSONReader(data: data, options: options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes JSON held as bytes.
-    public static func decodeValue(
-        from bytes: [UInt8], rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) throws -> Self {
-        try decodeDocument(JSONReader(bytes: bytes, options: options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes the JSON file at `path`.
-    /// - Throws: also ``InputError`` when the file cannot be read.
-    public static func decodeValue(
-        contentsOfFile path: String, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) throws -> Self {
-        try decodeDocument(JSONReader(contentsOfFile: path, options: options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes the JSON read from a file descriptor (a file, a pipe; 0 for standard input),
-    /// which stays open.
-    public static func decodeValue(
-        fileDescriptor: Int32, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) throws -> Self {
-        try decodeDocument(JSONReader(fileDescriptor: fileDescriptor, options: options, work: .models), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes JSON arriving as an asynchronous sequence of bytes. The document's tokens are
-    /// read in full before decoding (nothing is released); to keep memory flat over a huge
-    /// asynchronous input, stream it with ``AsyncJSONStream``.
+    /// Decodes JSON arriving as an asynchronous sequence of bytes or chunks. The document's
+    /// tokens are read in full before decoding (nothing is released); to keep memory flat
+    /// over a huge asynchronous input, stream it with ``AsyncJSONStream``.
     /// - Throws: also `CancellationError` when the task is cancelled: reading stops, and a
     ///   sequence ended by the cancellation is not reported as a truncated document (see
     ///   ``AsyncJSONReader``).
-    public static func decodeValue<Bytes: AsyncSequence>(
-        from bytes: Bytes, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) async throws -> Self where Bytes.Element == UInt8 {
-        try await decodeDocument(AsyncJSONReader(bytes: bytes, options: options), rootKeyPath: rootKeyPath)
-    }
-
-    /// Decodes JSON arriving as an asynchronous sequence of byte chunks (read in full before
-    /// decoding, as for an asynchronous sequence of bytes; `CancellationError` likewise).
-    public static func decodeValue<Chunks: AsyncSequence>(
-        fromChunks chunks: Chunks, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
-    ) async throws -> Self where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-        try await decodeDocument(AsyncJSONReader(chunks: chunks, options: options), rootKeyPath: rootKeyPath)
+    public static func decodeValue(
+        from input: AsyncJSONInput, rootKeyPath: JSONKeyPath = .root, options: JSONParsingOptions = .init()
+    ) async throws -> Self {
+        try await decodeDocument(AsyncJSONReader(input, options: options), rootKeyPath: rootKeyPath)
     }
 
     // MARK: - Internals

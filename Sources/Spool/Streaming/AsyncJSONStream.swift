@@ -3,7 +3,7 @@
 /// `AsyncSequence`.
 ///
 /// ```swift
-/// let stream = AsyncJSONStream(chunks: body)
+/// let stream = AsyncJSONStream(.chunks(body))
 /// for try await band in stream.elements(of: Band.self, at: "objects") {
 ///     print(band.name)
 /// }
@@ -32,17 +32,10 @@ public final class AsyncJSONStream {
     let input: AsyncJSONReader
     let core: StreamCore
 
-    /// Reads an asynchronous sequence of bytes.
-    public init<Bytes: AsyncSequence>(bytes: Bytes, options: JSONParsingOptions = .init()) where Bytes.Element == UInt8 {
-        input = AsyncJSONReader(bytes: bytes, options: options)
-        core = StreamCore(reader: input.reader)
-    }
-
-    /// Reads an asynchronous sequence of byte chunks of any size.
-    public init<Chunks: AsyncSequence>(chunks: Chunks, options: JSONParsingOptions = .init())
-    where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
-        input = AsyncJSONReader(chunks: chunks, options: options)
-        core = StreamCore(reader: input.reader)
+    /// Reads `input`, pulling from its sequence as elements are asked for.
+    public init(_ input: AsyncJSONInput, options: JSONParsingOptions = .init()) {
+        self.input = AsyncJSONReader(input, options: options)
+        core = StreamCore(reader: self.input.reader)
     }
 
     /// The elements of the array at `path`, each decoded as `T` (see ``JSONStream/elements(of:at:onError:)``).

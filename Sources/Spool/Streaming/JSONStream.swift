@@ -8,7 +8,7 @@ import Foundation
 /// members of one object) at a path as typed values, in constant memory.
 ///
 /// ```swift
-/// let stream = try JSONStream(contentsOfFile: "catalog.json")
+/// let stream = JSONStream(.file("catalog.json"))
 /// let bands = stream.elements(of: Band.self, at: "objects")
 /// while let band = try bands.next() {
 ///     print(band.name)
@@ -28,30 +28,11 @@ import Foundation
 public final class JSONStream {
     let core: StreamCore
 
-    /// Reads the JSON file at `path`.
-    /// - Throws: ``InputError`` when the file cannot be opened.
-    public convenience init(contentsOfFile path: String, options: JSONParsingOptions = .init()) throws(InputError) {
-        self.init(reader: try JSONReader(contentsOfFile: path, options: options, work: .models))
-    }
-
-    /// Reads from an open file descriptor (0 for standard input), which stays open.
-    public convenience init(fileDescriptor: Int32, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(fileDescriptor: fileDescriptor, options: options, work: .models))
-    }
-
-    /// Reads JSON held as bytes.
-    public convenience init(bytes: [UInt8], options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(bytes: bytes, options: options, work: .models))
-    }
-
-    /// Reads JSON held in `Data`.
-    public convenience init(data: Data, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(data: data, options: options, work: .models))
-    }
-
-    /// Reads JSON from a string.
-    public convenience init(string: String, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(string: string, options: options, work: .models))
+    /// Reads `input` (a file, a descriptor, standard input, bytes in memory) once, front to
+    /// back, as elements are asked for. A file that cannot be opened is reported by the first
+    /// call that reads, as an ``InputError``.
+    public convenience init(_ input: JSONInput, options: JSONParsingOptions = .init()) {
+        self.init(reader: JSONReader(input, options: options, work: .models))
     }
 
     init(reader: JSONReader) {

@@ -38,7 +38,7 @@ struct BandsCommand: ParsableCommand {
         let input = InputFile(file)
         let output = StandardOutput()
         do {
-            let (stream, bar) = try input.stream(options: parsing.options, progress: progress, streamsOutput: !summary)
+            let (stream, bar) = input.stream(options: parsing.options, progress: progress, streamsOutput: !summary)
             defer { bar.finish() }
             var skipped = 0
             let policy: JSONElements<Band>.ErrorPolicy =

@@ -45,7 +45,7 @@ struct FormatCommand: ParsableCommand {
         let layout: JSONWriter.Format.Layout = parsing.ndjson ? .lines : compact ? .compact : .pretty(indent: indent)
         let writer = JSONOutput.writer(layout)
         do {
-            let (reader, bar) = try input.reader(options: parsing.options, progress: progress, streamsOutput: true)
+            let (reader, bar) = input.reader(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             try writer.copy(from: reader)
             try writer.finish()

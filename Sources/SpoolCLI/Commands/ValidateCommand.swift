@@ -26,7 +26,7 @@ struct ValidateCommand: ParsableCommand {
         let input = InputFile(file)
         let output = StandardOutput()
         do {
-            let (reader, bar) = try input.reader(options: parsing.options, progress: progress)
+            let (reader, bar) = input.reader(options: parsing.options, progress: progress)
             defer { bar.finish() }
             let values = try reader.skipToEnd()
             bar.finish()

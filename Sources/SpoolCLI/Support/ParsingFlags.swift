@@ -84,7 +84,7 @@ struct PathAndFile: ParsableArguments {
         options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool
     ) throws -> (JSONKeyPath, JSONStream, ProgressBar) {
         let keyPath = try JSONKeyPath(parsing: path)
-        let (stream, bar) = try input.stream(options: options, progress: progress, streamsOutput: streamsOutput)
+        let (stream, bar) = input.stream(options: options, progress: progress, streamsOutput: streamsOutput)
         return (keyPath, stream, bar)
     }
 }
@@ -111,12 +111,15 @@ struct InputFile {
     /// name would forge an error line), or `<stdin>`.
     var name: String { path.map(TerminalText.safe) ?? "<stdin>" }
 
-    /// A reader over the input, with a progress bar fed by it.
+    /// The input: the file, or standard input.
+    var input: JSONInput { path.map(JSONInput.file) ?? .standardInput }
+
+    /// A reader over the input, with a progress bar fed by it. (A file that cannot be opened
+    /// is reported by the first read.)
     func reader(
         options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool = false
-    ) throws(InputError) -> (JSONReader, ProgressBar) {
-        let reader = try path.map { path throws(InputError) in try JSONReader(contentsOfFile: path, options: options) }
-            ?? JSONReader.standardInput(options: options)
+    ) -> (JSONReader, ProgressBar) {
+        let reader = JSONReader(input, options: options)
         let bar = ProgressBar(enabled: !progress.noProgress, total: reader.totalBytes, streamsOutput: streamsOutput)
         reader.onProgress = bar.update(bytesRead:)
         return (reader, bar)
@@ -127,9 +130,8 @@ struct InputFile {
     /// output is a terminal too (the bar would be drawn inside the output).
     func stream(
         options: JSONParsingOptions, progress: ProgressFlags, streamsOutput: Bool
-    ) throws(InputError) -> (JSONStream, ProgressBar) {
-        let stream = try path.map { path throws(InputError) in try JSONStream(contentsOfFile: path, options: options) }
-            ?? JSONStream(fileDescriptor: 0, options: options)
+    ) -> (JSONStream, ProgressBar) {
+        let stream = JSONStream(input, options: options)
         let bar = ProgressBar(enabled: !progress.noProgress, total: stream.totalBytes, streamsOutput: streamsOutput)
         stream.onProgress = bar.update(bytesRead:)
         return (stream, bar)

@@ -39,7 +39,7 @@ struct CodableSmokeTests {
     @Test func errorsArePathedAndLocated() throws {
         struct Review: Decodable { let stars: Int }
         let error = #expect(throws: DecodingError.self) {
-            try StreamingJSONDecoder().decode([Review].self, from: #"[{"stars": 5}, {"stars": "4"}]"#)
+            try StreamingJSONDecoder().decode([Review].self, from: .string(#"[{"stars": 5}, {"stars": "4"}]"#))
         }
         guard case .typeMismatch(_, let context)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(context.codingPath.map(\.stringValue) == ["Index 1", "stars"])

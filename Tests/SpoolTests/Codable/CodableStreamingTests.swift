@@ -23,7 +23,7 @@ struct CodableStreamingTests {
     }
 
     @Test func streamsTheCatalogsBandsWithCodableModels() throws {
-        let stream = try JSONStream(contentsOfFile: SeedModelTests.bandsPath)
+        let stream = JSONStream(.file(SeedModelTests.bandsPath))
         var names: [String] = []
         try stream.elements(of: Band.self, at: "objects", decoder: Self.decoder).forEach { names.append($0.name) }
         #expect(names == SeedModelTests.sampleNames)
@@ -32,7 +32,7 @@ struct CodableStreamingTests {
 
     @Test func anErrorsCodingPathStartsAtTheDocumentRoot() throws {
         let text = #"{"objects": [{"name": "A", "members": []}, {"name": "B", "members": [{"name": "M", "birth_date": "1970-13-01"}]}]}"#
-        let bands = JSONStream(string: text).elements(of: Band.self, at: "objects", decoder: Self.decoder)
+        let bands = JSONStream(.string(text)).elements(of: Band.self, at: "objects", decoder: Self.decoder)
         #expect(try bands.next()?.name == "A")
         let error = #expect(throws: DecodingError.self) { try bands.next() }
         guard case .dataCorrupted(let context)? = error else {
@@ -48,7 +48,7 @@ struct CodableStreamingTests {
         struct Score: Decodable { let points: Int }
         let text = #"[{"points": 1}, {"points": "two"}, {"nope": 3}, {"points": 4}]"#
         var skipped: [(Int, String)] = []
-        let scores = JSONStream(string: text).elements(of: Score.self, onError: .skip { skipped.append(($0.index, $0.error.description)) })
+        let scores = JSONStream(.string(text)).elements(of: Score.self, onError: .skip { skipped.append(($0.index, $0.error.description)) })
         var points: [Int] = []
         try scores.forEach { points.append($0.points) }
         #expect(points == [1, 4])
@@ -66,11 +66,11 @@ struct CodableStreamingTests {
     }
 
     @Test func aTypeWithBothConformancesUsesJSONDecodable() throws {
-        let stream = JSONStream(string: "[{}, {}]")
+        let stream = JSONStream(.string("[{}, {}]"))
         #expect(try stream.elements(of: Both.self).next()?.via == "JSONDecodable")
-        let explicit = JSONStream(string: "[{}]")
+        let explicit = JSONStream(.string("[{}]"))
         #expect(try explicit.elements(of: Both.self, decoder: StreamingJSONDecoder()).next()?.via == "Decodable")
-        #expect(try StreamingJSONDecoder().decode(Both.self, from: "{}").via == "Decodable")
+        #expect(try StreamingJSONDecoder().decode(Both.self, from: .string("{}")).via == "Decodable")
     }
 
     @Test func asyncAndPushStreamsTakeDecodableModelsToo() async throws {
@@ -82,7 +82,7 @@ struct CodableStreamingTests {
             continuation.finish()
         }
         var names: [String] = []
-        for try await band in AsyncJSONStream(chunks: chunks).elements(of: Band.self, at: "objects", decoder: Self.decoder) {
+        for try await band in AsyncJSONStream(.chunks(chunks)).elements(of: Band.self, at: "objects", decoder: Self.decoder) {
             names.append(band.name)
         }
         #expect(names == SeedModelTests.sampleNames)
@@ -98,7 +98,7 @@ struct CodableStreamingTests {
         while let band = try bands.next() { pushed.append(band.name) }
         #expect(pushed == SeedModelTests.sampleNames)
 
-        let members = JSONStream(string: #"{"a": {"name": "X", "birth_date": "2000-01-02"}}"#).members(of: Member.self, decoder: Self.decoder)
+        let members = JSONStream(.string(#"{"a": {"name": "X", "birth_date": "2000-01-02"}}"#)).members(of: Member.self, decoder: Self.decoder)
         #expect(try members.next()?.value.name == "X")
     }
 }

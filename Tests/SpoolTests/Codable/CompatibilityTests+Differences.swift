@@ -172,13 +172,13 @@ struct CompatibilityDifferenceTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spool-twice-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let spool = Outcome { try StreamingJSONDecoder().decode(Twice.self, fromContentsOfFile: file.path) }
+        let spool = Outcome { try StreamingJSONDecoder().decode(Twice.self, from: .file(file.path)) }
         let error = try #require(spool.error, "\(spool)")
         #expect(error.kind == .dataCorrupted && error.path.first?.string == "v", "\(error)")
         #expect(error.isLocated && error.debugDescription.contains("releasesDecodedElements"), "\(error.debugDescription)")
         let keeping = StreamingJSONDecoder()
         keeping.options.releasesDecodedElements = false
-        let kept = Outcome { try keeping.decode(Twice.self, fromContentsOfFile: file.path) }
+        let kept = Outcome { try keeping.decode(Twice.self, from: .file(file.path)) }
         #expect(Outcome.same(kept, foundation), "\(kept)")
     }
 

@@ -27,25 +27,25 @@ struct CompatibilityEntryPointTests {
             #expect(Outcome.same(fromData, foundation), "JSONDecoder: \(foundation)\nSpool:       \(fromData)", sourceLocation: sourceLocation)
             if path.isEmpty {
                 #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: Data(bytes)) }, fromData), "Data without rootKeyPath", sourceLocation: sourceLocation)
-                #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: bytes) }, fromData), "[UInt8]", sourceLocation: sourceLocation)
-                #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: json) }, fromData), "String", sourceLocation: sourceLocation)
+                #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: .bytes(bytes)) }, fromData), "[UInt8]", sourceLocation: sourceLocation)
+                #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: .string(json)) }, fromData), "String", sourceLocation: sourceLocation)
             }
-            #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: bytes, rootKeyPath: path) }, fromData), "[UInt8]", sourceLocation: sourceLocation)
-            #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: json, rootKeyPath: path) }, fromData), "String", sourceLocation: sourceLocation)
+            #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: .bytes(bytes), rootKeyPath: path) }, fromData), "[UInt8]", sourceLocation: sourceLocation)
+            #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: .string(json), rootKeyPath: path) }, fromData), "String", sourceLocation: sourceLocation)
 
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("spool-compat-\(UUID()).json")
             try Data(bytes).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let fromFile = Outcome { try decoder.decode(T.self, fromContentsOfFile: file.path, rootKeyPath: path) }
+            let fromFile = Outcome { try decoder.decode(T.self, from: .file(file.path), rootKeyPath: path) }
             #expect(Outcome.same(fromFile, fromData), "file: \(fromFile)", sourceLocation: sourceLocation)
             if path.isEmpty {
-                #expect(Outcome.same(Outcome { try decoder.decode(T.self, fromContentsOfFile: file.path) }, fromData), "file", sourceLocation: sourceLocation)
+                #expect(Outcome.same(Outcome { try decoder.decode(T.self, from: .file(file.path)) }, fromData), "file", sourceLocation: sourceLocation)
             }
 
-            let fromAsyncBytes = await Outcome.async { try await decoder.decode(T.self, from: Self.byteStream(bytes), rootKeyPath: path) }
+            let fromAsyncBytes = await Outcome.async { try await decoder.decode(T.self, from: .bytes(Self.byteStream(bytes)), rootKeyPath: path) }
             #expect(Outcome.same(fromAsyncBytes, fromData), "async bytes: \(fromAsyncBytes)", sourceLocation: sourceLocation)
             for size in [1, 7] {
-                let fromChunks = await Outcome.async { try await decoder.decode(T.self, fromChunks: Self.chunkStream(bytes, size: size), rootKeyPath: path) }
+                let fromChunks = await Outcome.async { try await decoder.decode(T.self, from: .chunks(Self.chunkStream(bytes, size: size)), rootKeyPath: path) }
                 #expect(Outcome.same(fromChunks, fromData), "async chunks of \(size): \(fromChunks)", sourceLocation: sourceLocation)
             }
 
@@ -109,12 +109,12 @@ struct CompatibilityEntryPointTests {
     @Test func spoolRootKeyPathsLeadingNowhereAreKeyNotFound() throws {
         let decoder = StreamingJSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let past = Outcome { try decoder.decode(Int.self, from: Self.document, rootKeyPath: ["data", "items", 5]) }
+        let past = Outcome { try decoder.decode(Int.self, from: .string(Self.document), rootKeyPath: ["data", "items", 5]) }
         #expect(past.error == ErrorRecord(.keyNotFound, [KeyRecord("data"), KeyRecord("items")], key: .index(5)), "\(past)")
         #expect(past.error?.isLocated == true, "\(past)")
-        let missing = Outcome { try decoder.decode(Int.self, from: Self.document, rootKeyPath: ["data", "last_name"]) }
+        let missing = Outcome { try decoder.decode(Int.self, from: .string(Self.document), rootKeyPath: ["data", "last_name"]) }
         #expect(missing.error == ErrorRecord(.keyNotFound, [KeyRecord("data")], key: KeyRecord("last_name")), "\(missing)")
-        let snake = Outcome { try decoder.decode([String: Int].self, from: #"{"a_b": {"c_d": 1}}"#, rootKeyPath: ["a_b"]) }
+        let snake = Outcome { try decoder.decode([String: Int].self, from: .string(#"{"a_b": {"c_d": 1}}"#), rootKeyPath: ["a_b"]) }
         #expect(snake.value == ["c_d": 1], "\(snake)")
         var digging = CompatSettings()
         digging.userInfo[digPathKey] = [JSONKeyPath.Component.key("data"), .key("items"), .index(5)]
@@ -205,19 +205,19 @@ struct DynamicMetatypeTests {
         #expect(foundation is Employee)
         for person in [
             try StreamingJSONDecoder().decode(type, from: Data(json.utf8)),
-            try StreamingJSONDecoder().decode(type, from: Array(json.utf8)),
-            try StreamingJSONDecoder().decode(type, from: json),
+            try StreamingJSONDecoder().decode(type, from: .bytes(Array(json.utf8))),
+            try StreamingJSONDecoder().decode(type, from: .string(json)),
             try StreamingJSONDecoder().decode(type, from: Data(#"{"p": \#(json)}"#.utf8), rootKeyPath: "p"),
-            try await StreamingJSONDecoder().decode(type, from: AsyncStream<UInt8> { continuation in
+            try await StreamingJSONDecoder().decode(type, from: .bytes(AsyncStream<UInt8> { continuation in
                 for byte in json.utf8 { continuation.yield(byte) }
                 continuation.finish()
-            }),
+            })),
         ] {
             #expect((person as? Employee)?.badge == 7)
             #expect(person.name == "Ada")
         }
         var people: [Person] = []
-        try JSONStream(string: "[\(json)]").elements(of: type, decoder: StreamingJSONDecoder()).forEach { people.append($0) }
+        try JSONStream(.string("[\(json)]")).elements(of: type, decoder: StreamingJSONDecoder()).forEach { people.append($0) }
         #expect(people.count == 1 && people.allSatisfy { $0 is Employee })
     }
 }

@@ -120,7 +120,7 @@ struct HistoricDateTests {
         let foundation = Compat.foundation([Date].self, json, CompatSettings(dates: .formatted(Self.dayFormatter)))
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        let spool = Outcome { try decoder.decode([Date].self, from: json) }
+        let spool = Outcome { try decoder.decode([Date].self, from: .string(json)) }
         #expect(Outcome.same(spool, foundation), "JSONDecoder: \(foundation)\nSpool: \(spool)")
         #expect(spool.error == nil || spool.error?.isLocated == true)
     }

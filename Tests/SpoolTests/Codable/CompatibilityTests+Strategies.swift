@@ -216,7 +216,7 @@ struct CompatibilityStrategyTests {
         let foundation = Compat.foundation([Date].self, json, CompatSettings(dates: .formatted(formatter)))
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        let spool = Outcome { try decoder.decode([Date].self, from: json) }
+        let spool = Outcome { try decoder.decode([Date].self, from: .string(json)) }
         #expect(Outcome.same(spool, foundation), "JSONDecoder: \(foundation)\nSpool: \(spool)")
     }
 
@@ -225,7 +225,7 @@ struct CompatibilityStrategyTests {
     @Test func spoolPatternFieldsHaveAFixedWidth() {
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        let spool = Outcome { try decoder.decode([Date].self, from: #"["2016-5-17"]"#) }
+        let spool = Outcome { try decoder.decode([Date].self, from: .string(#"["2016-5-17"]"#)) }
         #expect(spool.error == ErrorRecord(.dataCorrupted, [.index(0)]), "\(spool)")
         #expect(spool.error?.isLocated == true)
     }

@@ -256,11 +256,11 @@ enum Compat {
         let expected = foundation(T.self, json, settings)
         let decoder = settings.spool
         let fromData = Outcome { try decoder.decode(T.self, from: Data(json)) }
-        let fromBytes = Outcome { try decoder.decode(T.self, from: json) }
+        let fromBytes = Outcome { try decoder.decode(T.self, from: .bytes(json)) }
         #expect(Outcome.same(fromData, expected), "JSONDecoder: \(expected)\nSpool:       \(fromData)", sourceLocation: sourceLocation)
         #expect(Outcome.same(fromBytes, fromData), "[UInt8] and Data differ", sourceLocation: sourceLocation)
         if let text = String(validating: json, as: UTF8.self) {
-            let fromString = Outcome { try decoder.decode(T.self, from: text) }
+            let fromString = Outcome { try decoder.decode(T.self, from: .string(text)) }
             #expect(Outcome.same(fromString, fromData), "String and Data differ", sourceLocation: sourceLocation)
         }
         // Three bytes at a time: containers are still arriving when their decoding starts (an

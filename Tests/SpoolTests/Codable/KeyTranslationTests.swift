@@ -30,7 +30,7 @@ struct KeyTranslationTests {
         // A stream keeps one table for all its elements.
         calls.withLock { $0.removeAll() }
         var streamed = 0
-        try JSONStream(string: Self.rows).elements(of: Row.self, decoder: decoder).forEach { _ in streamed += 1 }
+        try JSONStream(.string(Self.rows)).elements(of: Row.self, decoder: decoder).forEach { _ in streamed += 1 }
         #expect(streamed == 500)
         #expect(calls.withLock { $0.count } == 3)
     }
@@ -117,11 +117,11 @@ struct CanonicalKeyTests {
     @Test func aDecomposedKeyIsFound() throws {
         let json = #"{"cafe\u0301": 2}"#
         #expect(try JSONDecoder().decode(Accented.self, from: Data(json.utf8)).café == 2)
-        #expect(try StreamingJSONDecoder().decode(Accented.self, from: json).café == 2)
+        #expect(try StreamingJSONDecoder().decode(Accented.self, from: .string(json)).café == 2)
         let raw = "{\"cafe\u{301}\": 3}"  // as raw UTF-8, not an escape
-        #expect(try StreamingJSONDecoder().decode(Accented.self, from: raw).café == 3)
+        #expect(try StreamingJSONDecoder().decode(Accented.self, from: .string(raw)).café == 3)
         var values: [Int] = []
-        try JSONStream(string: "[\(json)]").elements(of: Accented.self, decoder: StreamingJSONDecoder()).forEach { values.append($0.café) }
+        try JSONStream(.string("[\(json)]")).elements(of: Accented.self, decoder: StreamingJSONDecoder()).forEach { values.append($0.café) }
         #expect(values == [2])
     }
 
@@ -164,7 +164,7 @@ struct CanonicalKeyTests {
     }
 
     @Test func containsAgrees() throws {
-        #expect(try StreamingJSONDecoder().decode(Probe.self, from: #"{"cafe\u0301": 2}"#).contains)
-        #expect(try !StreamingJSONDecoder().decode(Probe.self, from: #"{"cafe": 2}"#).contains)
+        #expect(try StreamingJSONDecoder().decode(Probe.self, from: .string(#"{"cafe\u0301": 2}"#)).contains)
+        #expect(try !StreamingJSONDecoder().decode(Probe.self, from: .string(#"{"cafe": 2}"#)).contains)
     }
 }

@@ -142,7 +142,7 @@ struct RecursiveCodableDepthTests {
         options.maxDepth = JSONParsingOptions.largestMaxDepth
         let text = #"{"items":[{"child":null},"# + element + "]}"
         let run = SmallStack.run {
-            let stream = JSONStream(string: text, options: options)
+            let stream = JSONStream(.string(text), options: options)
             var depths: [Int] = []
             let nodes = stream.elements(of: Node.self, at: "items")
             while let node = try nodes.next() { depths.append(node.depth) }

@@ -90,7 +90,7 @@ struct ReusableContainersTests {
         Watcher.decoders = []
         let whole = try StreamingJSONDecoder().decode([Watcher].self, from: Data(#"[{"a":1},{"a":2}]"#.utf8))
         #expect(whole.map(\.a) == [1, 2])
-        let elements = JSONStream(data: Data(#"{"items":[{"a":3},{"a":4}]}"#.utf8))
+        let elements = JSONStream(.data(Data(#"{"items":[{"a":3},{"a":4}]}"#.utf8)))
             .elements(of: Watcher.self, at: "items", decoder: StreamingJSONDecoder())
         var streamed: [Int] = []
         while let element = try elements.next() { streamed.append(element.a) }
@@ -129,7 +129,7 @@ struct ReusableContainersTests {
     @Test func aStreamedElementsDecoderUsedAfterTheStreamIsFreed() throws {
         weak var kept: AnyObject?
         do {
-            let elements = JSONStream(data: Data(#"{"items":[{"kind":"p","payload":{"a":1}},{"kind":"q","payload":{"a":2}}]}"#.utf8))
+            let elements = JSONStream(.data(Data(#"{"items":[{"kind":"p","payload":{"a":1}},{"kind":"q","payload":{"a":2}}]}"#.utf8)))
                 .elements(of: Envelope.self, at: "items", decoder: StreamingJSONDecoder())
             var envelopes: [Envelope] = []
             while let envelope = try elements.next() { envelopes.append(envelope) }

@@ -29,7 +29,7 @@ struct AsyncJSONReaderTests {
     }
 
     static func syncRecords(_ text: String) throws -> [String] {
-        let reader = JSONReader(string: text)
+        let reader = JSONReader(.string(text))
         var records: [String] = []
         while let token = try reader.next() {
             records.append("\(token) \(reader.text ?? "") \(reader.path) \(reader.location?.description ?? "")")
@@ -40,7 +40,7 @@ struct AsyncJSONReaderTests {
     @Test func unevenChunksGiveTheSameTokensAsASyncReader() async throws {
         let expected = try Self.syncRecords(Self.text)
         for sizes in [[1], [3, 1, 7], [0, 5, 2], [1000]] {
-            let reader = AsyncJSONReader(chunks: Self.chunks(Self.text, sizes: sizes.map { max($0, 1) }))
+            let reader = AsyncJSONReader(.chunks(Self.chunks(Self.text, sizes: sizes.map { max($0, 1) })))
             #expect(try await Self.records(reader) == expected, "sizes \(sizes)")
         }
     }
@@ -52,13 +52,13 @@ struct AsyncJSONReaderTests {
         }
         var options = JSONParsingOptions()
         options.chunkSize = 16
-        let reader = AsyncJSONReader(bytes: bytes, options: options)
+        let reader = AsyncJSONReader(.bytes(bytes), options: options)
         #expect(try await Self.records(reader) == (try Self.syncRecords(Self.text)))
         #expect(reader.bytesRead == Self.text.utf8.count)
     }
 
     @Test func errorsCarryTheirLocation() async throws {
-        let reader = AsyncJSONReader(chunks: Self.chunks(#"{"a": [1, 2,, 3]}"#, sizes: [2]))
+        let reader = AsyncJSONReader(.chunks(Self.chunks(#"{"a": [1, 2,, 3]}"#, sizes: [2])))
         await #expect {
             while try await reader.next() != nil {}
         } throws: { error in
@@ -67,7 +67,7 @@ struct AsyncJSONReaderTests {
     }
 
     @Test func skipValueAwaitsTheWholeValue() async throws {
-        let reader = AsyncJSONReader(chunks: Self.chunks(Self.text, sizes: [4]))
+        let reader = AsyncJSONReader(.chunks(Self.chunks(Self.text, sizes: [4])))
         #expect(try await reader.next() == .objectStart)
         try await reader.skipValue()  // "objects" and its array
         #expect(try await reader.next() == .key)
@@ -76,7 +76,7 @@ struct AsyncJSONReaderTests {
 
     @Test func worksInsideATask() async throws {
         let count = try await Task.detached {
-            let reader = AsyncJSONReader(chunks: Self.chunks(Self.text, sizes: [5]))
+            let reader = AsyncJSONReader(.chunks(Self.chunks(Self.text, sizes: [5])))
             var strings = 0
             while let token = try await reader.next() {
                 if token == .string { strings += 1 }

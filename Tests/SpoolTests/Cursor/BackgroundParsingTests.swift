@@ -43,11 +43,11 @@ struct BackgroundParsingTests {
         for (minimum, threaded) in [(JSONParsingOptions().wholeDocumentThreadMinimum, false), (text.utf8.count, true), (text.utf8.count + 1, false)] {
             var options = JSONParsingOptions()
             options.wholeDocumentThreadMinimum = minimum
-            let reader = JSONReader(string: text, options: options, work: .models)
+            let reader = JSONReader(.string(text), options: options, work: .models)
             for _ in 0..<10 { _ = try reader.next() }
             #expect(reader.isParsingInBackground == threaded, "minimum \(minimum)")
             // Tokens for a cursor are still read ahead on the thread.
-            let cursor = JSONReader(string: text, options: options, work: .tokens)
+            let cursor = JSONReader(.string(text), options: options, work: .tokens)
             for _ in 0..<10 { _ = try cursor.next() }
             #expect(cursor.isParsingInBackground)
         }
@@ -59,7 +59,7 @@ struct BackgroundParsingTests {
         var options = JSONParsingOptions()
         options.chunkSize = 256
         options.wholeDocumentThreadMinimum = 0
-        let reader = JSONReader(string: "{\"big\": \(inner), \"after\": true}", options: options, work: work)
+        let reader = JSONReader(.string("{\"big\": \(inner), \"after\": true}"), options: options, work: work)
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         try reader.skipValue()
@@ -77,7 +77,7 @@ struct BackgroundParsingTests {
         options.wholeDocumentThreadMinimum = 0
         weak var parser: AnyObject?
         do {
-            let reader = JSONReader(string: text, options: options, work: work)
+            let reader = JSONReader(.string(text), options: options, work: work)
             for _ in 0..<10 { _ = try reader.next() }
             parser = Self.backgroundObject(of: reader)
             #expect(parser != nil)
@@ -93,7 +93,7 @@ struct BackgroundParsingTests {
         pipe.fileHandleForWriting.write(Data(#"[1, 2, 3, "#.utf8))
         weak var parser: AnyObject?
         do {
-            let reader = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, options: .init(), work: work)
+            let reader = JSONReader(.fileDescriptor(pipe.fileHandleForReading.fileDescriptor, closeWhenDone: false), options: .init(), work: work)
             #expect(try reader.next() == .arrayStart)
             #expect(try reader.next() == .number)
             parser = Self.backgroundObject(of: reader)

@@ -15,7 +15,7 @@ struct JSONReaderTests {
         """
 
     @Test func reportsPathDepthAndLocationOfEveryToken() throws {
-        let reader = JSONReader(string: Self.catalog)
+        let reader = JSONReader(.string(Self.catalog))
         var seen: [String] = []
         while let token = try reader.next() {
             if token == .string, let text = reader.text {
@@ -35,7 +35,7 @@ struct JSONReaderTests {
     }
 
     @Test func tokenKindsAndPathsOfContainers() throws {
-        let reader = JSONReader(string: #"{"a": [1, {"b": true}], "c": null}"#)
+        let reader = JSONReader(.string(#"{"a": [1, {"b": true}], "c": null}"#))
         var events: [String] = []
         while let token = try reader.next() { events.append("\(token)@\(reader.path)#\(reader.depth)") }
         #expect(
@@ -46,7 +46,7 @@ struct JSONReaderTests {
     }
 
     @Test func textComparesWithoutMakingStrings() throws {
-        let reader = JSONReader(string: #"{"naïve": "x\ny", "n": -12.5e3}"#)
+        let reader = JSONReader(.string(#"{"naïve": "x\ny", "n": -12.5e3}"#))
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         #expect(reader.textEquals("naïve"))
@@ -64,7 +64,7 @@ struct JSONReaderTests {
     }
 
     @Test func peekDoesNotMove() throws {
-        let reader = JSONReader(string: "[1, 2]")
+        let reader = JSONReader(.string("[1, 2]"))
         #expect(try reader.peek() == .arrayStart)
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.peek() == .number)
@@ -76,7 +76,7 @@ struct JSONReaderTests {
     func skipValueSkipsWholeSubtrees(_ chunkSize: Int) throws {
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
-        let reader = JSONReader(string: Self.catalog, options: options)
+        let reader = JSONReader(.string(Self.catalog), options: options)
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         try reader.skipValue()  // the whole objects array
@@ -97,7 +97,7 @@ struct JSONReaderTests {
             var options = JSONParsingOptions()
             options.chunkSize = chunkSize
             options.parsesInBackground = false
-            let reader = JSONReader(string: text, options: options)
+            let reader = JSONReader(.string(text), options: options)
             reader.pinnedFrom = 0
             _ = try reader.next()
             try reader.skipValue()
@@ -107,7 +107,7 @@ struct JSONReaderTests {
     }
 
     @Test func skipValueAtAKeySkipsTheMember() throws {
-        let reader = JSONReader(string: #"{"a": {"x": [1, 2]}, "b": 2}"#)
+        let reader = JSONReader(.string(#"{"a": {"x": [1, 2]}, "b": 2}"#))
         _ = try reader.next()
         try reader.skipValue()
         #expect(try reader.next() == .key)
@@ -119,7 +119,7 @@ struct JSONReaderTests {
         let big = "[" + (0..<10_000).map { "{\"i\": \($0)}" }.joined(separator: ",") + "]"
         var options = JSONParsingOptions()
         options.chunkSize = 1 << 20  // the whole array is on the tape after the first chunk
-        let reader = JSONReader(string: "[" + big + ", 7]", options: options)
+        let reader = JSONReader(.string("[" + big + ", 7]"), options: options)
         _ = try reader.next()
         let before = reader.position
         try reader.skipValue()
@@ -133,7 +133,7 @@ struct JSONReaderTests {
         let values = (0..<500).map(String.init).joined(separator: ",")
         var options = JSONParsingOptions()
         options.chunkSize = 3
-        let reader = JSONReader(string: #"{"outer": {"deep": ["#+values+#"]}}"#, options: options)
+        let reader = JSONReader(.string(#"{"outer": {"deep": ["#+values+#"]}}"#), options: options)
         var last = JSONKeyPath.root
         while let token = try reader.next() {
             if token == .number { last = reader.path }
@@ -154,17 +154,17 @@ struct JSONReaderTests {
             return kinds
         }
         let expected: [JSONToken] = [.objectStart, .key, .arrayStart, .bool(true), .bool(false), .null, .arrayEnd, .objectEnd]
-        let fromFile = try JSONReader(contentsOfFile: file.path)
+        let fromFile = JSONReader(.file(file.path))
         #expect(fromFile.totalBytes == text.utf8.count)
         #expect(try kinds(fromFile) == expected)
-        #expect(try kinds(JSONReader(data: Data(text.utf8))) == expected)
-        #expect(try kinds(JSONReader(bytes: Array(text.utf8))) == expected)
-        #expect(try kinds(JSONReader(string: text)) == expected)
+        #expect(try kinds(JSONReader(.data(Data(text.utf8)))) == expected)
+        #expect(try kinds(JSONReader(.bytes(Array(text.utf8)))) == expected)
+        #expect(try kinds(JSONReader(.string(text))) == expected)
 
         let pipe = Pipe()
         pipe.fileHandleForWriting.write(Data(text.utf8))
         try pipe.fileHandleForWriting.close()
-        let fromPipe = JSONReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor)
+        let fromPipe = JSONReader(.fileDescriptor(pipe.fileHandleForReading.fileDescriptor, closeWhenDone: false))
         #expect(fromPipe.totalBytes == nil)
         #expect(try kinds(fromPipe) == expected)
         #expect(fromPipe.bytesRead == text.utf8.count)
@@ -172,13 +172,13 @@ struct JSONReaderTests {
 
     @Test func missingFileIsAnInputError() {
         #expect {
-            _ = try JSONReader(contentsOfFile: "/nonexistent/spool.json")
+            _ = try JSONReader(.file("/nonexistent/spool.json")).next()
         } throws: { error in
             let error = error as? InputError
             return error?.operation == "open" && error?.reason == "No such file or directory"
                 && error?.description == "cannot open '/nonexistent/spool.json': No such file or directory"
         }
-        #expect(throws: InputError.self) { _ = try JSONReader(contentsOfFile: "/tmp") }
+        #expect(throws: InputError.self) { _ = try JSONReader(.file("/tmp")).next() }
     }
 
     @Test func incrementalReaderTakesChunksAsTheyArrive() throws {
@@ -269,7 +269,7 @@ struct JSONReaderTests {
                 #expect(outcome.error == nil && outcome.tokens.map(\.token) == tokens, "\(text) at \(size)")
             }
             #expect(pushAll(Array(text.utf8), pieces: [1, 2, 3, 100], options: options).tokens.map(\.token) == tokens)
-            #expect(try JSONReader(string: text, options: options).skipToEnd() == 1)
+            #expect(try JSONReader(.string(text), options: options).skipToEnd() == 1)
         }
         // Errors inside the value are still errors.
         #expect(parseError("[1,,2] x", options: options)?.summary == "1:4: error: expected a value, found ',' (at [1])")
@@ -286,7 +286,7 @@ struct JSONReaderTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(Array("{\"a\": [1]} ".utf8) + tail)))
         options.allowsMultipleValues = false
         options.chunkSize = 4096
-        let reader = try JSONReader(contentsOfFile: path, options: options)
+        let reader = JSONReader(.file(path), options: options)
         #expect(try reader.skipToEnd() == 1)
         #expect(reader.bytesRead == 4096)
 
@@ -339,7 +339,7 @@ struct TokenizerTests {
         var options = JSONParsingOptions()
         options.chunkSize = 1024
         options.parsesInBackground = inBackground
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.next() == .string)
         #expect(reader.withUTF8 { $0.count } == length)
@@ -369,7 +369,7 @@ struct TokenizerTests {
         #expect(whole.error == nil)
         #expect(whole.tokens.count == 30_000 + 20)
         options.chunkSize = chunkSize
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         var tokens: [TokenRecord] = []
         while let token = try reader.next() { tokens.append(record(token, reader)) }
         #expect(tokens == whole.tokens)
@@ -387,7 +387,7 @@ struct TokenizerTests {
         options.parsesInBackground = inBackground
         let whole = try #require(readAll(bytes, chunkSize: 1 << 26).error)
         #expect(whole.location.byteOffset == 4)
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         #expect(try reader.next() == .arrayStart)
         #expect {
             try reader.next()
@@ -409,7 +409,7 @@ struct TokenizerTests {
         options.chunkSize = 1024
         options.allowsComments = true
         options.parsesInBackground = inBackground
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         #expect(try reader.skipToEnd() == 1)
         #expect(reader.tokenizer.relexedBytes <= 2 * length)
         #expect(reader.tokenizer.parseCalls < 100)
@@ -456,7 +456,7 @@ struct TokenizerTests {
         options.chunkSize = 4096
         options.maxStringLength = 100_000
         options.parsesInBackground = work != nil
-        let reader = JSONReader(bytes: bytes, options: options, work: work ?? .tokens)
+        let reader = JSONReader(.bytes(bytes), options: options, work: work ?? .tokens)
         let error = try #require(throws: ParseError.self) { while try reader.next() != nil {} }
         #expect(error.kind == .limitExceeded)
         #expect(error.location.byteOffset == 10)
@@ -471,7 +471,7 @@ struct TokenizerTests {
         var options = JSONParsingOptions()
         options.chunkSize = 4096
         options.parsesInBackground = inBackground
-        let reader = JSONReader(string: text, options: options)
+        let reader = JSONReader(.string(text), options: options)
         var count = 0
         while let token = try reader.next() { if token == .string { count += 1 } }
         #expect(count == 60_000)
@@ -500,16 +500,16 @@ struct SkipToEndTests {
         options.chunkSize = chunkSize
         for input in Self.inputs {
             let expected = try #require(parseError(input, chunkSize: chunkSize))
-            #expect(throws: expected) { try JSONReader(string: input, options: options).skipToEnd() }
+            #expect(throws: expected) { try JSONReader(.string(input), options: options).skipToEnd() }
         }
     }
 
     @Test func countsTopLevelValues() throws {
-        #expect(try JSONReader(string: "[1, {\"a\": [2]}]").skipToEnd() == 1)
+        #expect(try JSONReader(.string("[1, {\"a\": [2]}]")).skipToEnd() == 1)
         var options = JSONParsingOptions()
         options.allowsMultipleValues = true
-        #expect(try JSONReader(string: "1\n{\"a\": 2}\n\n[3]\n", options: options).skipToEnd() == 3)
-        let reader = JSONReader(string: #"{"a": [1, 2], "b": 3}"#)
+        #expect(try JSONReader(.string("1\n{\"a\": 2}\n\n[3]\n"), options: options).skipToEnd() == 3)
+        let reader = JSONReader(.string(#"{"a": [1, 2], "b": 3}"#))
         #expect(try reader.next() == .objectStart)
         #expect(try reader.next() == .key)
         #expect(try reader.skipToEnd() == 1)
@@ -530,7 +530,7 @@ struct LineCountingTests {
         options.chunkSize = chunkSize
         let cursor = try #require(parseError(text, chunkSize: chunkSize))
         #expect(cursor.location.line == 322)
-        #expect(throws: cursor) { try JSONReader(string: text, options: options).skipToEnd() }
+        #expect(throws: cursor) { try JSONReader(.string(text), options: options).skipToEnd() }
     }
 }
 

@@ -104,7 +104,7 @@ extension DocumentationExamples.GettingStartedArticle {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article, verbatim:
-            let catalog = try BandResponse.decodeValue(contentsOfFile: "Examples/bands.json")
+            let catalog = try BandResponse.decodeValue(from: .file("Examples/bands.json"))
             print(catalog.objects.map(\.name))   // ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"]
             print(catalog.objects[0].status)     // disbanded
             print(catalog.lastUpdated)           // 2016-05-17 22:43:04 +0000
@@ -128,7 +128,7 @@ extension DocumentationExamples.GettingStartedArticle {
 
         @Test func theModelsReadEveryField() throws {
             DocumentationExamples.enterRepository()
-            let catalog = try BandResponse.decodeValue(contentsOfFile: "Examples/bands.json")
+            let catalog = try BandResponse.decodeValue(from: .file("Examples/bands.json"))
             #expect(catalog.objects.map(\.status) == [.disbanded, .active, .disbanded, .active, .hiatus])
             #expect(catalog.objects.map(\.homepageURL?.absoluteString) == [
                 "http://www.thebeatles.com/", nil, "https://www.nirvana.com", "https://foofighters.com", nil,
@@ -142,7 +142,7 @@ extension DocumentationExamples.GettingStartedArticle {
 
             // From the article, verbatim:
             do {
-                _ = try BandResponse.decodeValue(from: #"{"objects": [{"name": "Beatles", "active": "retired", "members": []}], "last_updated": "2016-05-17T22:43:04Z"}"#)
+                _ = try BandResponse.decodeValue(from: .string(#"{"objects": [{"name": "Beatles", "active": "retired", "members": []}], "last_updated": "2016-05-17T22:43:04Z"}"#))
             } catch {
                 print(error)   // 1:44: error: expected Status at objects[0].active, found string "retired" (not a raw value of Status)
             }
@@ -163,7 +163,7 @@ extension DocumentationExamples {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article (and the landing page), verbatim:
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             let bands = stream.elements(of: Band.self, at: "objects")
             while let band = try bands.next() {
                 print(band.name, band.members.count)
@@ -185,7 +185,7 @@ extension DocumentationExamples {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article, verbatim:
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             let count = try stream.count(at: "objects")
             print(count)   // 5
 
@@ -198,7 +198,7 @@ extension DocumentationExamples {
 
             // From the article, verbatim:
             let json = #"{"by_id": {"u1": {"name": "Ada", "birth_date": "1815-12-10"}, "u2": {"name": "Alan", "birth_date": "1912-06-23"}}}"#
-            let people = JSONStream(string: json).members(of: BandMember.self, at: "by_id")
+            let people = JSONStream(.string(json)).members(of: BandMember.self, at: "by_id")
             while let (id, person) = try people.next() {
                 print(id, person.name)
             }
@@ -212,7 +212,7 @@ extension DocumentationExamples {
 
             // From the article, verbatim:
             let json = #"[{"name": "Ada", "birth_date": "1815-12-10"}, {"name": "Alan", "birth_date": "23.06.1912"}, {"name": "Grace", "birth_date": "1906-12-09"}]"#
-            let people = JSONStream(string: json).elements(of: BandMember.self, onError: .skip { skipped in
+            let people = JSONStream(.string(json)).elements(of: BandMember.self, onError: .skip { skipped in
                 print(skipped)
             })
             while let person = try people.next() {
@@ -233,7 +233,7 @@ extension DocumentationExamples {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article, verbatim:
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             if let first = try stream.elements(of: Band.self, at: "objects").next() {
                 print(first.name)   // Beatles
             }
@@ -259,7 +259,7 @@ extension DocumentationExamples {
                 })
             }
 
-            let stream = AsyncJSONStream(chunks: try chunks(ofFile: "Examples/bands.json"))
+            let stream = AsyncJSONStream(.chunks(try chunks(ofFile: "Examples/bands.json")))
             for try await band in stream.elements(of: Band.self, at: "objects") {
                 print(band.name)
             }
@@ -280,7 +280,7 @@ extension DocumentationExamples {
                 """
             var options = JSONParsingOptions()
             options.allowsMultipleValues = true
-            let members = JSONStream(string: ndjson, options: options).elements(of: BandMember.self)
+            let members = JSONStream(.string(ndjson), options: options).elements(of: BandMember.self)
             while let member = try members.next() {
                 print(member.name)
             }
@@ -326,7 +326,7 @@ extension DocumentationExamples {
                 """
             var pageOptions = JSONParsingOptions()
             pageOptions.allowsMultipleValues = true
-            let everyPage = JSONStream(string: pages, options: pageOptions).elements(of: BandMember.self, at: "objects")
+            let everyPage = JSONStream(.string(pages), options: pageOptions).elements(of: BandMember.self, at: "objects")
             do {
                 while let member = try everyPage.next() {
                     print(member.name)
@@ -393,7 +393,7 @@ extension DocumentationExamples.PortingArticle {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article, verbatim:
-            let group = try Group.decodeValue(from: #"{"name": "Himotoki", "floor": 12, "location": {"name": "Tokyo"}}"#)
+            let group = try Group.decodeValue(from: .string(#"{"name": "Himotoki", "floor": 12, "location": {"name": "Tokyo"}}"#))
             print(group.locationName)   // Tokyo
 
             #expect(printed.lines == ["Tokyo"])
@@ -406,7 +406,7 @@ extension DocumentationExamples.PortingArticle {
             func print(_ items: Any...) { printed.record(items) }
 
             // From the article, verbatim:
-            let name = try String.decodeValue(contentsOfFile: "Examples/bands.json", rootKeyPath: ["objects", 0, "members", 3, "name"])
+            let name = try String.decodeValue(from: .file("Examples/bands.json"), rootKeyPath: ["objects", 0, "members", 3, "name"])
             print(name)   // Ringo Starr
 
             #expect(printed.lines == ["Ringo Starr"])
@@ -418,13 +418,13 @@ extension DocumentationExamples.PortingArticle {
 
             // From the article, verbatim:
             do {
-                _ = try Site.decodeValue(from: #"{"name": "Beatles", "url": "http://www.thebeatles.com/"}"#)
+                _ = try Site.decodeValue(from: .string(#"{"name": "Beatles", "url": "http://www.thebeatles.com/"}"#))
             } catch {
                 print(error)   // 1:28: error: not an https URL: http://www.thebeatles.com/ at url
             }
 
             #expect(printed.lines == ["1:28: error: not an https URL: http://www.thebeatles.com/ at url"])
-            let site = try Site.decodeValue(from: #"{"name": "Foo Fighters", "url": "https://foofighters.com"}"#)
+            let site = try Site.decodeValue(from: .string(#"{"name": "Foo Fighters", "url": "https://foofighters.com"}"#))
             #expect(site.url.host == "foofighters.com")
         }
 
@@ -433,8 +433,8 @@ extension DocumentationExamples.PortingArticle {
                 let url: URL
                 static func decode(_ e: Extractor) throws -> Page { try Page(url: Site.secureURL.apply(e <| "url")) }
             }
-            #expect(try Page.decodeValue(from: #"{"url": "https://foofighters.com"}"#).url.host == "foofighters.com")
-            #expect(throws: DecodeError.self) { try Page.decodeValue(from: #"{"url": "http://a.b"}"#) }
+            #expect(try Page.decodeValue(from: .string(#"{"url": "https://foofighters.com"}"#)).url.host == "foofighters.com")
+            #expect(throws: DecodeError.self) { try Page.decodeValue(from: .string(#"{"url": "http://a.b"}"#)) }
         }
 
         @Test func allSixOperatorsAndTheirNamedTwins() throws {
@@ -444,7 +444,7 @@ extension DocumentationExamples.PortingArticle {
                     try All(a: e <| "a", b: e <|? "x", c: e <|| "c", d: e <||? "x", e: e <|-| "e", f: e <|-|? "x")
                 }
             }
-            let all = try All.decodeValue(from: #"{"a": 1, "c": [2, 3], "e": {"k": 4}}"#)
+            let all = try All.decodeValue(from: .string(#"{"a": 1, "c": [2, 3], "e": {"k": 4}}"#))
             #expect(all.a == 1 && all.b == nil && all.c == [2, 3] && all.d == nil && all.e == ["k": 4] && all.f == nil)
         }
     }
@@ -470,7 +470,7 @@ extension DocumentationExamples {
             let decoder = StreamingJSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-            let tour = try decoder.decode(Tour.self, from: json)
+            let tour = try decoder.decode(Tour.self, from: .string(json))
             print(tour.bandName, tour.cities.count)   // Sigur Rós 2
 
             #expect(printed.lines == ["Sigur Rós 2"])
@@ -491,7 +491,7 @@ extension DocumentationExamples {
             let memberDecoder = StreamingJSONDecoder()
             memberDecoder.keyDecodingStrategy = .convertFromSnakeCase
             memberDecoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-            let stream = try JSONStream(contentsOfFile: "Examples/bands.json")
+            let stream = JSONStream(.file("Examples/bands.json"))
             let members = stream.elements(of: Member.self, at: ["objects", 0, "members"], decoder: memberDecoder)
             while let member = try members.next() {
                 print(member.name)
@@ -510,7 +510,7 @@ extension DocumentationExamples {
             }
 
             do {
-                _ = try StreamingJSONDecoder().decode([Rating].self, from: #"[{"stars": 5}, {"stars": 4.5}]"#)
+                _ = try StreamingJSONDecoder().decode([Rating].self, from: .string(#"[{"stars": 5}, {"stars": 4.5}]"#))
             } catch DecodingError.typeMismatch(_, let context) {
                 print(context.debugDescription)   // 1:26: expected Int at [1].stars, found number 4.5 (does not fit Int exactly)
             }

@@ -26,11 +26,11 @@ struct ByteOrderMarkTests {
         #expect(try decoder.decode(Doc.self, from: Data(json)) == Doc(a: [1, 2], b: "x"))
         #expect(try JSONDecoder().decode(Doc.self, from: Data(json)) == Doc(a: [1, 2], b: "x"))
 
-        let reader = JSONReader(bytes: json, options: Self.options(chunkSize: chunkSize))
+        let reader = JSONReader(.bytes(json), options: Self.options(chunkSize: chunkSize))
         #expect(try reader.next() == .objectStart)
         #expect(reader.location?.byteOffset == 3)  // (the mark's bytes are counted)
 
-        let stream = JSONStream(bytes: json, options: Self.options(chunkSize: chunkSize))
+        let stream = JSONStream(.bytes(json), options: Self.options(chunkSize: chunkSize))
         var pulled: [Int] = []
         try stream.elements(of: Int.self, at: "a").forEach { pulled.append($0) }
         #expect(pulled == [1, 2])
@@ -53,7 +53,7 @@ struct ByteOrderMarkTests {
             continuation.finish()
         }
         var streamed: [Int] = []
-        for try await value in AsyncJSONStream(chunks: chunks, options: Self.options(chunkSize: chunkSize)).elements(of: Int.self, at: "a") {
+        for try await value in AsyncJSONStream(.chunks(chunks), options: Self.options(chunkSize: chunkSize)).elements(of: Int.self, at: "a") {
             streamed.append(value)
         }
         #expect(streamed == [1, 2])
@@ -66,25 +66,25 @@ struct ByteOrderMarkTests {
         let decoder = StreamingJSONDecoder()
         decoder.options = Self.options(chunkSize: 4096, background: background)
         #expect(try decoder.decode([Int].self, from: Data(json)) == Array(0..<50_000))
-        let reader = JSONReader(bytes: json, options: Self.options(chunkSize: 4096, background: background))
+        let reader = JSONReader(.bytes(json), options: Self.options(chunkSize: 4096, background: background))
         try reader.skipToEnd()
     }
 
     @Test func onlyAtTheStart() throws {
         let error = #expect(throws: ParseError.self) {
-            try JSONReader(bytes: Array("[1, ".utf8) + Self.mark + Array("2]".utf8)).skipToEnd()
+            try JSONReader(.bytes(Array("[1, ".utf8) + Self.mark + Array("2]".utf8))).skipToEnd()
         }
         #expect(error?.location.column == 5)
         var options = JSONParsingOptions()
         options.allowsMultipleValues = true
         let second = #expect(throws: ParseError.self) {
-            try JSONReader(bytes: Self.mark + Array("1\n".utf8) + Self.mark + Array("2".utf8), options: options).skipToEnd()
+            try JSONReader(.bytes(Self.mark + Array("1\n".utf8) + Self.mark + Array("2".utf8)), options: options).skipToEnd()
         }
         #expect(second?.location.line == 2)
     }
 
     @Test func aMarkAloneHoldsNoValue() throws {
-        let error = #expect(throws: ParseError.self) { try JSONReader(bytes: Self.mark).skipToEnd() }
+        let error = #expect(throws: ParseError.self) { try JSONReader(.bytes(Self.mark)).skipToEnd() }
         #expect(error?.message.hasPrefix("unexpected end of input: the input holds no JSON value") == true, "\(String(describing: error))")
         #expect(error?.location.byteOffset == 3)
     }
@@ -93,7 +93,7 @@ struct ByteOrderMarkTests {
     func refusedWhenNotAllowed(_ chunkSize: Int) throws {
         let json = Self.mark + Array("[1]".utf8)
         let error = #expect(throws: ParseError.self) {
-            try JSONReader(bytes: json, options: Self.options(chunkSize: chunkSize, allowing: false)).skipToEnd()
+            try JSONReader(.bytes(json), options: Self.options(chunkSize: chunkSize, allowing: false)).skipToEnd()
         }
         #expect(error?.message.contains("byte order mark") == true, "\(String(describing: error))")
         #expect(error?.location.byteOffset == 0)

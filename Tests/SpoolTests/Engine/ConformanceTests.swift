@@ -83,7 +83,7 @@ struct ConformanceTests {
             let cursor = readAll(bytes, chunkSize: chunkSize).error
             var validation: ParseError?
             do {
-                try JSONReader(bytes: bytes, options: options).skipToEnd()
+                try JSONReader(.bytes(bytes), options: options).skipToEnd()
             } catch {
                 validation = error as? ParseError
             }

@@ -85,7 +85,7 @@ struct QuickValidatorTests {
         let escaped = "[\"" + String(repeating: #"\n"#, count: 20) + "\"]"
         #expect(try quickOutcome(escaped, options: options) == nil)
         options.chunkSize = 4096
-        #expect(try JSONReader(string: escaped, options: options).skipToEnd() == 1)
+        #expect(try JSONReader(.string(escaped), options: options).skipToEnd() == 1)
     }
 
     @Test func givesUpWhenTwoWholeChunksPassWithoutAToken() throws {
@@ -94,7 +94,7 @@ struct QuickValidatorTests {
         #expect(try quickOutcome("[\"" + String(repeating: "x", count: 4096) + "\"]") != nil)
         var options = JSONParsingOptions()
         options.chunkSize = 4096
-        let reader = JSONReader(string: long, options: options)
+        let reader = JSONReader(.string(long), options: options)
         #expect(try reader.skipToEnd() == 1)
         #expect(reader.bytesRead == long.utf8.count)
     }
@@ -106,7 +106,7 @@ struct QuickValidatorTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         var options = JSONParsingOptions()
         options.chunkSize = 4096
-        let reader = try JSONReader(contentsOfFile: path, options: options)
+        let reader = JSONReader(.file(path), options: options)
         var progress: [Int] = []
         reader.onProgress = { progress.append($0) }
         #expect(try reader.skipToEnd() == 1)
@@ -135,6 +135,6 @@ struct QuickValidatorTests {
         options.chunkSize = 4096
         let expected = try #require(parseError(document, chunkSize: 4096))
         #expect(expected.location.line == 2 && expected.location.column == 14)
-        #expect(throws: expected) { try JSONReader(fileDescriptor: fd, options: options).skipToEnd() }
+        #expect(throws: expected) { try JSONReader(.fileDescriptor(fd, closeWhenDone: false), options: options).skipToEnd() }
     }
 }

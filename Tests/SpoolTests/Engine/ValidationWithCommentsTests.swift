@@ -18,9 +18,9 @@ struct ValidationWithCommentsTests {
             var options = JSONParsingOptions()
             options.allowsComments = true
             options.chunkSize = chunkSize
-            let validated = #expect(throws: ParseError.self) { try JSONReader(string: text, options: options).skipToEnd() }
+            let validated = #expect(throws: ParseError.self) { try JSONReader(.string(text), options: options).skipToEnd() }
             let cursor = #expect(throws: ParseError.self) {
-                let reader = JSONReader(string: text, options: options)
+                let reader = JSONReader(.string(text), options: options)
                 while try reader.next() != nil {}
             }
             #expect(validated?.description == cursor?.description, "\(text)")

@@ -169,7 +169,7 @@ struct LimitTests {
         options.maxStringLength = .max
         options.maxNumberLength = .max
         options.maxDepth = .max
-        let reader = JSONReader(string: #"{"a": ["x", 1.5e3]}"#, options: options)
+        let reader = JSONReader(.string(#"{"a": ["x", 1.5e3]}"#), options: options)
         #expect(try reader.skipToEnd() == 1)
         #expect(readAll(#"[1, "x"]"#, chunkSize: .min).tokens.count == 4)
         #expect(JSONParsingOptions(chunkSize: .max).effectiveChunkSize == JSONParsingOptions.maxChunkSize)
@@ -288,6 +288,6 @@ struct ControlCharacterInStringTests {
         var options = JSONParsingOptions()
         options.allowsTrailingGarbage = true
         options.chunkSize = chunkSize
-        #expect(try Int.decodeValue(from: "12\u{0B}xx", options: options) == 12)
+        #expect(try Int.decodeValue(from: .string("12\u{0B}xx"), options: options) == 12)
     }
 }

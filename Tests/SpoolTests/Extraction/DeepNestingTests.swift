@@ -61,15 +61,15 @@ struct DeepNestingTests {
 
     @Test func theDefaultDepthIsAcceptedAndOneMoreIsNot() throws {
         for shape in Shape.allCases {
-            #expect(throws: Never.self) { try JSONReader(string: Self.document(shape, depth: Self.maxDepth)).skipToEnd() }
-            #expect(throws: ParseError.self) { try JSONReader(string: Self.document(shape, depth: Self.maxDepth + 1)).skipToEnd() }
+            #expect(throws: Never.self) { try JSONReader(.string(Self.document(shape, depth: Self.maxDepth))).skipToEnd() }
+            #expect(throws: ParseError.self) { try JSONReader(.string(Self.document(shape, depth: Self.maxDepth + 1))).skipToEnd() }
         }
     }
 
     @Test(arguments: Shape.allCases)
     func jsonValue(_ shape: Shape) {
         let text = Self.document(shape, depth: Self.maxDepth)
-        let run = Self.onSmallStack { Self.depth(of: try JSONValue.decodeValue(from: text)) }
+        let run = Self.onSmallStack { Self.depth(of: try JSONValue.decodeValue(from: .string(text))) }
         #expect(run.value == Self.maxDepth)
     }
 
@@ -78,10 +78,10 @@ struct DeepNestingTests {
         let text = Self.document(shape, depth: Self.maxDepth)
         let run = Self.onSmallStack { () -> Int in
             if shape == .objects {
-                let members = try [String: JSONValue].decodeValue(from: text)
+                let members = try [String: JSONValue].decodeValue(from: .string(text))
                 return 1 + (members["a"].map(Self.depth(of:)) ?? 0)
             }
-            let elements = try [JSONValue].decodeValue(from: text)
+            let elements = try [JSONValue].decodeValue(from: .string(text))
             return 1 + (elements.first.map(Self.depth(of:)) ?? 0)
         }
         #expect(run.value == Self.maxDepth)
@@ -90,7 +90,7 @@ struct DeepNestingTests {
     @Test(arguments: Shape.allCases)
     func compactJSON(_ shape: Shape) {
         let text = Self.document(shape, depth: Self.maxDepth)
-        let run = Self.onSmallStack { try Extractor.decodeValue(from: text).compactJSON() }
+        let run = Self.onSmallStack { try Extractor.decodeValue(from: .string(text)).compactJSON() }
         #expect(run.value == text)
     }
 
@@ -100,11 +100,11 @@ struct DeepNestingTests {
         let element = Self.document(shape, depth: Self.maxDepth - 1)
         let text = "[\(element),\(element)]"
         let run = Self.onSmallStack { () -> [Int] in
-            let stream = JSONStream(string: text)
+            let stream = JSONStream(.string(text))
             var depths: [Int] = []
             let values = stream.elements(of: JSONValue.self)
             while let value = try values.next() { depths.append(Self.depth(of: value)) }
-            let extractors = JSONStream(string: text).elements(of: Extractor.self)
+            let extractors = JSONStream(.string(text)).elements(of: Extractor.self)
             while let extractor = try extractors.next() { depths.append(try extractor.compactJSON() == element ? -1 : 0) }
             return depths
         }
@@ -115,8 +115,8 @@ struct DeepNestingTests {
     func comparingAndHashingDeepValues(_ shape: Shape) {
         let text = Self.document(shape, depth: Self.maxDepth)
         let run = Self.onSmallStack { () -> Bool in
-            let a = try JSONValue.decodeValue(from: text)
-            let b = try JSONValue.decodeValue(from: text)
+            let a = try JSONValue.decodeValue(from: .string(text))
+            let b = try JSONValue.decodeValue(from: .string(text))
             return a == b && Set([a, b]).count == 1
         }
         #expect(run.value == true)
@@ -126,7 +126,7 @@ struct DeepNestingTests {
         let text = Self.document(.objects, depth: Self.maxDepth)
         let path = JSONKeyPath(Array(repeating: .key("a"), count: Self.maxDepth))
         let run = Self.onSmallStack { () -> DecodeError? in
-            let e = try Extractor.decodeValue(from: text)
+            let e = try Extractor.decodeValue(from: .string(text))
             do {
                 let _: String = try e.value(path)
                 return nil
@@ -148,7 +148,7 @@ struct RecursiveModelStackTests {
     @Test func nestedThroughAnOptionalMember() {
         let depth = 300
         let run = SmallStack.run {
-            var node = try StackPerLevelTests.Node.decodeValue(from: StackPerLevelTests.nodes(depth: depth))
+            var node = try StackPerLevelTests.Node.decodeValue(from: .string(StackPerLevelTests.nodes(depth: depth)))
             var levels = 1
             while let child = node.child.first {
                 node = child
@@ -163,7 +163,7 @@ struct RecursiveModelStackTests {
     func nestedThroughAnArray() {
         let depth = 140  // 280 levels of JSON: an object and an array each
         let run = SmallStack.run {
-            var tree = try StackPerLevelTests.Tree.decodeValue(from: StackPerLevelTests.trees(depth: depth))
+            var tree = try StackPerLevelTests.Tree.decodeValue(from: .string(StackPerLevelTests.trees(depth: depth)))
             var levels = 1
             while let child = tree.children.first {
                 tree = child
@@ -216,10 +216,10 @@ struct StackPerLevelTests {
     /// The recursive models' figures are printed for ``JSONParsingOptions/maxDepth``'s note.
     @Test func jsonValueUsesLittleStackPerLevel() {
         let jsonValue = Self.perLevel { depth in
-            _ = try JSONValue.decodeValue(from: DeepNestingTests.document(.mixed, depth: depth))
+            _ = try JSONValue.decodeValue(from: .string(DeepNestingTests.document(.mixed, depth: depth)))
         }
-        let model = Self.perLevel { depth in _ = try Node.decodeValue(from: Self.nodes(depth: depth)) }
-        let tree = Self.perLevel(deep: 224) { depth in _ = try Tree.decodeValue(from: Self.trees(depth: depth)) }
+        let model = Self.perLevel { depth in _ = try Node.decodeValue(from: .string(Self.nodes(depth: depth))) }
+        let tree = Self.perLevel(deep: 224) { depth in _ = try Tree.decodeValue(from: .string(Self.trees(depth: depth))) }
         print("stack per level: JSONValue \(jsonValue) bytes, recursive model \(model) bytes, through arrays \(tree) bytes")
         #expect(jsonValue < 512)
     }
@@ -235,7 +235,7 @@ struct RecursiveModelStackLimitTests {
         options.maxDepth = JSONParsingOptions.largestMaxDepth
         let text = StackPerLevelTests.nodes(depth: JSONParsingOptions.largestMaxDepth - 1)
         let run = SmallStack.run(stackSize: stackSize) {
-            try StackPerLevelTests.Node.decodeValue(from: text, options: options)
+            try StackPerLevelTests.Node.decodeValue(from: .string(text), options: options)
         }
         guard case .failure(let failure) = run.result else {
             Issue.record("decoded \(JSONParsingOptions.largestMaxDepth) levels on \(stackSize) bytes of stack")
@@ -252,7 +252,7 @@ struct RecursiveModelStackLimitTests {
         var options = JSONParsingOptions()
         options.maxDepth = JSONParsingOptions.largestMaxDepth
         let text = StackPerLevelTests.trees(depth: JSONParsingOptions.largestMaxDepth / 2)
-        let run = SmallStack.run { try StackPerLevelTests.Tree.decodeValue(from: text, options: options) }
+        let run = SmallStack.run { try StackPerLevelTests.Tree.decodeValue(from: .string(text), options: options) }
         let failure = try #require(throws: DecodeError.self) { try run.result.get() }
         #expect(failure.code == .tooDeep)
     }

@@ -29,31 +29,31 @@ struct DuplicateKeyTests {
             static func decode(_ e: Extractor) throws -> AfterTheSecond { try AfterTheSecond(c: e <| "c", a: e <| "a", a2: e <| "a") }
         }
         let options = Self.options(chunkSize)
-        let inOrder = try InOrder.decodeValue(from: Self.text, options: options)
+        let inOrder = try InOrder.decodeValue(from: .string(Self.text), options: options)
         #expect(inOrder.a == 1 && inOrder.x == "first" && inOrder.c == 3)
-        let reversed = try Reversed.decodeValue(from: Self.text, options: options)
+        let reversed = try Reversed.decodeValue(from: .string(Self.text), options: options)
         #expect(reversed.a == 1 && reversed.x == "first")
-        let after = try AfterTheSecond.decodeValue(from: Self.text, options: options)
+        let after = try AfterTheSecond.decodeValue(from: .string(Self.text), options: options)
         #expect(after.a == 1 && after.a2 == 1)
     }
 
     @Test func dictionariesValuesAndCodableAgree() throws {
-        #expect(try [String: JSONValue].decodeValue(from: Self.text)["a"] == .number("1"))
-        guard case .object(let members) = try JSONValue.decodeValue(from: Self.text) else {
+        #expect(try [String: JSONValue].decodeValue(from: .string(Self.text))["a"] == .number("1"))
+        guard case .object(let members) = try JSONValue.decodeValue(from: .string(Self.text)) else {
             Issue.record("not an object")
             return
         }
         #expect(members["a"] == .number("1"))
         struct Model: Decodable { let a: Int; let c: Int }
-        #expect(try StreamingJSONDecoder().decode(Model.self, from: Self.text).a == 1)
+        #expect(try StreamingJSONDecoder().decode(Model.self, from: .string(Self.text)).a == 1)
         #expect(try JSONDecoder().decode(Model.self, from: Data(Self.text.utf8)).a == 1)  // Foundation agrees
-        #expect(try StreamingJSONDecoder().decode([String: JSONValueProbe].self, from: #"{"a": 1, "c": 3, "a": 2}"#)["a"]?.text == "1")
+        #expect(try StreamingJSONDecoder().decode([String: JSONValueProbe].self, from: .string(#"{"a": 1, "c": 3, "a": 2}"#))["a"]?.text == "1")
     }
 
     @Test func streamedPathsTakeTheFirstToo() throws {
         let text = #"{"items": [1, 2], "items": [3]}"#
         var values: [Int] = []
-        try JSONStream(string: text).elements(of: Int.self, at: "items").forEach { values.append($0) }
+        try JSONStream(.string(text)).elements(of: Int.self, at: "items").forEach { values.append($0) }
         #expect(values == [1, 2])
     }
 
@@ -66,7 +66,7 @@ struct DuplicateKeyTests {
         let text = "{" + members.joined(separator: ", ") + "}"
         var options = Self.options(chunkSize)
         options.releasesDecodedElements = false
-        let e = try Extractor.decodeValue(from: text, options: options)
+        let e = try Extractor.decodeValue(from: .string(text), options: options)
         var order = Array(0..<200)
         if reversed { order.reverse() }
         for key in order {

@@ -26,7 +26,7 @@ struct ErrorPathCostTests {
 
     @Test func refusedElementsInOrderCostStepsLinearInTheirNumber() throws {
         let count = 20_000
-        let root = try Extractor.decodeValue(from: Self.strings(count))
+        let root = try Extractor.decodeValue(from: .string(Self.strings(count)))
         var refused = 0
         let elements: [Extractor] = try root.array(.root)
         for (index, element) in elements.enumerated() {
@@ -44,7 +44,7 @@ struct ErrorPathCostTests {
 
     @Test func pathsAreRightInAnyOrderAndAcrossLevels() throws {
         let text = #"{"a":[{"b":[1,"x",2]},{"b":["y",3,"z"]}],"c":{"d":"w","e":[4,"v"]}}"#
-        let root = try Extractor.decodeValue(from: text)
+        let root = try Extractor.decodeValue(from: .string(text))
         let asked: [JSONKeyPath] = [
             ["a", 1, "b", 2], ["a", 0, "b", 1], ["a", 1, "b", 0], ["c", "e", 1], ["c", "d"], ["a", 1, "b", 2],
             ["a", 0, "b", 1],
@@ -59,7 +59,7 @@ struct ErrorPathCostTests {
 
     @Test func theFallbackIdiomDecodesAndLocatesWithBothDecoders() throws {
         let text = #"[1,"two",3,"four",null]"#
-        let values = try [Element?].decodeValue(from: text)
+        let values = try [Element?].decodeValue(from: .string(text))
         #expect(values == [.int(1), .string("two"), .int(3), .string("four"), nil])
 
         struct Mixed: Decodable {

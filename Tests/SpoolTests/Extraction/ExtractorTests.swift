@@ -7,7 +7,7 @@ struct ExtractorTests {
     static let json = #"{"s": "x", "n": null, "i": 42, "a": [1, 2, 3], "d": {"k": 1, "l": 2}, "first.name": "dots", "o": {"p": {"q": [10, 20]}}}"#
 
     @Test func requiredValuesThrowForMissingNullAndMismatch() throws {
-        let e = try Extractor.decodeValue(from: Self.json)
+        let e = try Extractor.decodeValue(from: .string(Self.json))
         #expect(try (e <| "s") as String == "x")
         #expect(throws: DecodeError.self) { try (e <| "missing") as String }
         do {
@@ -33,7 +33,7 @@ struct ExtractorTests {
     }
 
     @Test func optionalValuesAreNilForMissingAndNullButThrowForMismatch() throws {
-        let e = try Extractor.decodeValue(from: Self.json)
+        let e = try Extractor.decodeValue(from: .string(Self.json))
         #expect(try (e <|? "missing") as String? == nil)
         #expect(try (e <|? "n") as String? == nil)
         #expect(try (e <|? "s") as String? == "x")
@@ -44,7 +44,7 @@ struct ExtractorTests {
     }
 
     @Test func allSixOperators() throws {
-        let e = try Extractor.decodeValue(from: Self.json)
+        let e = try Extractor.decodeValue(from: .string(Self.json))
         #expect(try (e <|| "a") as [Int] == [1, 2, 3])
         #expect(try (e <||? "a") as [Int]? == [1, 2, 3])
         #expect(try (e <||? "missing") as [Int]? == nil)
@@ -57,7 +57,7 @@ struct ExtractorTests {
     }
 
     @Test func keyPaths() throws {
-        let e = try Extractor.decodeValue(from: Self.json)
+        let e = try Extractor.decodeValue(from: .string(Self.json))
         #expect(try (e <| "first.name") as String == "dots")  // one key, dots included
         #expect(try (e <| ["o", "p", "q", 1]) as Int == 20)
         let prefix: JSONKeyPath = ["o", "p"]
@@ -76,7 +76,7 @@ struct ExtractorTests {
 
     @Test func integersAreExact() throws {
         let e = try Extractor.decodeValue(
-            from: #"{"max": 18446744073709551615, "over": 18446744073709551616, "min": -9223372036854775808, "f": 1.5, "g": 1.0, "h": 2.5e1, "neg": -1, "big": 1e400}"#)
+            from: .string(#"{"max": 18446744073709551615, "over": 18446744073709551616, "min": -9223372036854775808, "f": 1.5, "g": 1.0, "h": 2.5e1, "neg": -1, "big": 1e400}"#))
         #expect(try (e <| "max") as UInt64 == .max)
         #expect(try (e <| "min") as Int64 == .min)
         #expect(try (e <| "g") as Int == 1)
@@ -102,7 +102,7 @@ struct ExtractorTests {
     }
 
     @Test func aMismatchNamesTheNumberTypeAskedFor() throws {
-        let e = try Extractor.decodeValue(from: #"{"s": "1.5"}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"s": "1.5"}"#))
         let asFloat = #expect(throws: DecodeError.self) { let _: Float = try e <| "s" }
         #expect(asFloat?.message == #"expected Float at s, found string "1.5""#)
         let asDecimal = #expect(throws: DecodeError.self) { let _: Decimal = try e <| "s" }
@@ -112,7 +112,7 @@ struct ExtractorTests {
     }
 
     @Test func enumsDecodeByRawValueAndNameTheBadOne() throws {
-        let e = try Extractor.decodeValue(from: #"{"ok": "hiatus", "bad": "paused"}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"ok": "hiatus", "bad": "paused"}"#))
         #expect(try (e <| "ok") as Band.Status == .hiatus)
         do {
             let _: Band.Status = try e <| "bad"
@@ -128,7 +128,7 @@ struct ExtractorTests {
             static func decode(_ e: Extractor) throws -> Picky { throw Unhappy() }
         }
         let json = "{\n  \"list\": [1, {\"when\": \"1967-13-01\"}]\n}"
-        let e = try Extractor.decodeValue(from: json)
+        let e = try Extractor.decodeValue(from: .string(json))
         do {
             let _: [Picky] = try e <| "list"
         } catch let error as DecodeError {
@@ -146,7 +146,7 @@ struct ExtractorTests {
     /// value's path and location (it printed `1:9: error: error: bad at url`, as `.custom`).
     @Test func aDecodeErrorFromATransformerKeepsItsCode() throws {
         let missing = Transformer<String, URL> { _ in throw DecodeError(code: .missingKey, keyPath: .root, message: "bad") }
-        let e = try Extractor.decodeValue(from: #"{"url": "x"}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"url": "x"}"#))
         let error = #expect(throws: DecodeError.self) { try e.value("url", missing) }
         #expect(error?.code == .missingKey)
         #expect(error?.description == "1:9: error: bad at url")
@@ -161,23 +161,23 @@ struct ExtractorTests {
     }
 
     @Test func defaultsAndRawValues() throws {
-        let e = try Extractor.decodeValue(from: #"{"n": null, "raw": {"x": [true, null, "s", 1.25]}}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"n": null, "raw": {"x": [true, null, "s", 1.25]}}"#))
         #expect(try e.value("missing", default: 7) == 7)
         #expect(try e.value("n", default: "d") == "d")
         let raw: Extractor = try e <| "raw"
         #expect(raw.keyPath == ["raw"])
         #expect(try (raw <| "x") as JSONValue == .array([.bool(true), .null, .string("s"), .number("1.25")]))
-        #expect(try JSONValue.decodeValue(from: #"{"a": 1}"#) == .object(["a": .number("1")]))
+        #expect(try JSONValue.decodeValue(from: .string(#"{"a": 1}"#)) == .object(["a": .number("1")]))
     }
 
     @Test func decodeErrorsFromTheWholeDocument() {
         #expect {
-            try BandMember.decodeValue(from: #"[{"name": "x"}]"#)
+            try BandMember.decodeValue(from: .string(#"[{"name": "x"}]"#))
         } throws: { error in
             (error as? DecodeError)?.description == #"1:1: error: expected object, found array"#
         }
-        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x""#) }
-        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: #"{"name": "x", "birth_date": "2000-01-01"} 1"#) }
+        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: .string(#"{"name": "x""#)) }
+        #expect(throws: ParseError.self) { try BandMember.decodeValue(from: .string(#"{"name": "x", "birth_date": "2000-01-01"} 1"#)) }
     }
 
     /// Compact JSON written in pieces is the same text, never held much beyond the threshold,
@@ -187,7 +187,7 @@ struct ExtractorTests {
         var escapedLong = ""
         for _ in 0..<5000 { escapedLong += #"ab\"\n\u0001c"# }
         let json = #"{"s": "\#(escapedLong)", "a": [1, 2.50, true, null, {"k": "v"}], "e": {}}"#
-        let e = try Extractor.decodeValue(from: json)
+        let e = try Extractor.decodeValue(from: .string(json))
         let whole = try e.compactJSON()
         #expect(try (e <| "s") as String == long)
         for threshold in [1, 7, 100, 4096] {
@@ -205,7 +205,7 @@ struct ExtractorTests {
         }
         var flushed = false
         var buffer: [UInt8] = []
-        let items = JSONStream(string: #"[{"a": "x"}, {"b": [1, 2,]}]"#).elements(of: Extractor.self)
+        let items = JSONStream(.string(#"[{"a": "x"}, {"b": [1, 2,]}]"#)).elements(of: Extractor.self)
         #expect(try items.next()?.compactJSON() == #"{"a":"x"}"#)
         #expect(throws: ParseError.self) {
             try items.next()?.writeCompactJSON(into: &buffer, flushingAt: 1) { _ in flushed = true }

@@ -7,7 +7,7 @@ struct KeyPathHintTests {
     static let catalog = #"{"objects": [{"members": [1, 2]}], "first.name": "Ann"}"#
 
     @Test func aMissingKeyThatReadsLikeAPathSuggestsTheArrayLiteral() throws {
-        let e = try Extractor.decodeValue(from: Self.catalog)
+        let e = try Extractor.decodeValue(from: .string(Self.catalog))
         let error = #expect(throws: DecodeError.self) { let _: [Int] = try e <| "objects[0].members" }
         #expect(
             error?.message == #"missing key "objects[0].members" (expected [Int]); did you mean ["objects", 0, "members"]? "#
@@ -17,14 +17,14 @@ struct KeyPathHintTests {
     }
 
     @Test func aKeyWithDotsThatExistsIsStillOneKey() throws {
-        let e = try Extractor.decodeValue(from: Self.catalog)
+        let e = try Extractor.decodeValue(from: .string(Self.catalog))
         #expect(try (e <| "first.name") as String == "Ann")
         let plain = #expect(throws: DecodeError.self) { let _: String = try e <| "last" }
         #expect(plain?.message == #"missing key "last" (expected String)"#)  // no hint for a plain key
     }
 
     @Test func streamsGiveTheSameHint() throws {
-        let stream = JSONStream(string: Self.catalog)
+        let stream = JSONStream(.string(Self.catalog))
         let error = #expect(throws: DecodeError.self) {
             _ = try stream.elements(of: Int.self, at: "objects[0].members").next()
         }

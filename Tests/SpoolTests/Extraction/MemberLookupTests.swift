@@ -28,7 +28,7 @@ struct MemberLookupTests {
         }
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
-        let model = try Model.decodeValue(from: text, options: options)
+        let model = try Model.decodeValue(from: .string(text), options: options)
         #expect(model.x == 0 && model.q == nil && model.k == 1)
     }
 
@@ -48,7 +48,7 @@ struct MemberLookupTests {
                 k = try a.decode(Int.self, forKey: .k)
             }
         }
-        let model = try StreamingJSONDecoder().decode(Model.self, from: text)
+        let model = try StreamingJSONDecoder().decode(Model.self, from: .string(text))
         #expect(model.x == 0 && model.q == nil && model.k == 1)
         let foundation = try JSONDecoder().decode(Model.self, from: Data(text.utf8))
         #expect(foundation.k == 1)
@@ -66,7 +66,7 @@ struct MemberLookupTests {
             var options = JSONParsingOptions()
             options.chunkSize = 4096
             options.parsesInBackground = false
-            let wide = try Wide.decodeDocument(JSONReader(string: text, options: options), rootKeyPath: .root)
+            let wide = try Wide.decodeDocument(JSONReader(.string(text), options: options), rootKeyPath: .root)
             #expect(wide.items.count == 20_000 && wide.items.last?.id == 19_999)
             // The document is 80,000 tokens; the lookup reads no more than a chunk's worth.
             #expect(wide.tokensReadByTheLookup < 2_000, "twin: \(twin)")

@@ -7,7 +7,7 @@ import Testing
 struct NumberTests {
     /// Decodes `number` (JSON text) as the value of key "n", as `T`.
     static func decode<T: JSONDecodable>(_ number: String, as type: T.Type, options: JSONParsingOptions = .init()) throws -> T {
-        let e = try Extractor.decodeValue(from: #"{"n": \#(number)}"#, options: options)
+        let e = try Extractor.decodeValue(from: .string(#"{"n": \#(number)}"#), options: options)
         return try e <| "n"
     }
 

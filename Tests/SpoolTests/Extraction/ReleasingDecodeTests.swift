@@ -50,7 +50,7 @@ struct ReleasingDecodeTests {
     @Test(arguments: [(512, true), (4096, true), (4096, false), (65_536, true), (1 << 22, true)])
     func releasingGivesTheSameModelInBoundedMemory(_ chunkSize: Int, _ background: Bool) throws {
         let text = Self.catalogText(count: 12_000)
-        let reader = JSONReader(string: text, options: Self.options(chunkSize: chunkSize, background: background))
+        let reader = JSONReader(.string(text), options: Self.options(chunkSize: chunkSize, background: background))
         let catalog = try Catalog.decodeDocument(reader, rootKeyPath: .root)
         #expect(catalog == Self.expected)
         let tape = reader.tape
@@ -58,7 +58,7 @@ struct ReleasingDecodeTests {
         #expect(tape.count < 3 * DecodingContext.releaseRun + 3 * chunkSize)  // ...so the tape stayed small
         #expect(tape.count < tape.end / 4)
 
-        let keeping = JSONReader(string: text, options: Self.options(chunkSize: chunkSize, background: background, releasing: false))
+        let keeping = JSONReader(.string(text), options: Self.options(chunkSize: chunkSize, background: background, releasing: false))
         #expect(try Catalog.decodeDocument(keeping, rootKeyPath: .root) == Self.expected)
         #expect(keeping.tape.gapLength == 0)
         #expect(keeping.tape.count == keeping.tape.end - keeping.tape.base)
@@ -66,13 +66,13 @@ struct ReleasingDecodeTests {
 
     @Test func aTopLevelArrayAndADictionaryAreReleasedToo() throws {
         let array = "[" + (0..<9000).map { "{\"id\": \($0), \"name\": \"n\", \"tags\": []}" }.joined(separator: ",") + "]"
-        let reader = JSONReader(string: array, options: Self.options(chunkSize: 1024))
+        let reader = JSONReader(.string(array), options: Self.options(chunkSize: 1024))
         let items = try [Item].decodeDocument(reader, rootKeyPath: .root)
         #expect(items.map(\.id) == Array(0..<9000))
         #expect(reader.tape.gapChildren == 9000)
 
         let object = "{" + (0..<9000).map { "\"k\($0)\": [\($0), \($0 + 1)]" }.joined(separator: ",") + "}"
-        let objectReader = JSONReader(string: object, options: Self.options(chunkSize: 1024))
+        let objectReader = JSONReader(.string(object), options: Self.options(chunkSize: 1024))
         let map = try [String: [Int]].decodeDocument(objectReader, rootKeyPath: .root)
         #expect(map.count == 9000)
         #expect(map["k8999"] == [8999, 9000])
@@ -82,7 +82,7 @@ struct ReleasingDecodeTests {
     @Test func errorsAfterReleasedElementsKeepTheirIndexAndLocation() throws {
         let text = Self.catalogText(count: 12_000, badAt: 10_500)
         let error = #expect(throws: DecodeError.self) {
-            _ = try Catalog.decodeValue(from: text, options: Self.options(chunkSize: 2048))
+            _ = try Catalog.decodeValue(from: .string(text), options: Self.options(chunkSize: 2048))
         }
         #expect(error?.keyPath == ["items", 10_500, "id"])
         #expect(error?.location?.line == 10_501)
@@ -92,7 +92,7 @@ struct ReleasingDecodeTests {
     @Test func aSyntaxErrorLaterInTheInputOutranksADecodingError() throws {
         let text = Self.catalogText(count: 12_000, badAt: 3, tail: " x")
         let error = #expect(throws: ParseError.self) {
-            _ = try Catalog.decodeValue(from: text, options: Self.options(chunkSize: 2048))
+            _ = try Catalog.decodeValue(from: .string(text), options: Self.options(chunkSize: 2048))
         }
         #expect(error?.message.contains("expected end of input") == true)
     }
@@ -108,13 +108,13 @@ struct ReleasingDecodeTests {
     @Test func readingAReleasedArrayAgainIsAClearError() throws {
         let text = Self.catalogText(count: 12_000)
         let error = #expect(throws: DecodeError.self) {
-            _ = try ReadsTwice.decodeValue(from: text, options: Self.options(chunkSize: 4096))
+            _ = try ReadsTwice.decodeValue(from: .string(text), options: Self.options(chunkSize: 4096))
         }
         #expect(error?.code == .custom)
         #expect(error?.message.contains("elements of items were released once decoded") == true)
         #expect(error?.message.contains("releasesDecodedElements") == true)
         // Without releasing, the same model decodes.
-        _ = try ReadsTwice.decodeValue(from: text, options: Self.options(chunkSize: 4096, releasing: false))
+        _ = try ReadsTwice.decodeValue(from: .string(text), options: Self.options(chunkSize: 4096, releasing: false))
     }
 
     @Test func aSmallDocumentInMemoryIsParsedBeforeItIsDecoded() throws {
@@ -122,11 +122,11 @@ struct ReleasingDecodeTests {
         var options = JSONParsingOptions()
         #expect(text.utf8.count <= options.parsesBeforeDecodingMaximum)
         // Parsed whole first: an array read twice reads the same elements, as with JSONDecoder.
-        _ = try ReadsTwice.decodeValue(from: text, options: options)
-        #expect(try Catalog.decodeValue(from: text, options: options) == Catalog.decodeValue(from: text, options: Self.options(chunkSize: 65_536)))
+        _ = try ReadsTwice.decodeValue(from: .string(text), options: options)
+        #expect(try Catalog.decodeValue(from: .string(text), options: options) == Catalog.decodeValue(from: .string(text), options: Self.options(chunkSize: 65_536)))
         // Above the maximum, decoded while parsed: its elements released.
         options.parsesBeforeDecodingMaximum = text.utf8.count - 1
-        let error = #expect(throws: DecodeError.self) { _ = try ReadsTwice.decodeValue(from: text, options: options) }
+        let error = #expect(throws: DecodeError.self) { _ = try ReadsTwice.decodeValue(from: .string(text), options: options) }
         #expect(error?.message.contains("released once decoded") == true)
     }
 
@@ -137,20 +137,20 @@ struct ReleasingDecodeTests {
 
     @Test func anExtractorOfAReleasedElementThrowsInsteadOfReadingStaleTokens() throws {
         let text = Self.catalogText(count: 12_000)
-        let kept = try KeepsRaw.decodeValue(from: text, options: Self.options(chunkSize: 4096))
+        let kept = try KeepsRaw.decodeValue(from: .string(text), options: Self.options(chunkSize: 4096))
         let first = try #require(kept.raw.first)
         #expect(first.token == nil)
         #expect(first.location == nil)
         let error = #expect(throws: DecodeError.self) { _ = try first.decode(as: Item.self) }
         #expect(error?.message.contains("released once decoded") == true)
-        let keptWhole = try KeepsRaw.decodeValue(from: text, options: Self.options(chunkSize: 4096, releasing: false))
+        let keptWhole = try KeepsRaw.decodeValue(from: .string(text), options: Self.options(chunkSize: 4096, releasing: false))
         #expect(try keptWhole.raw[11_999].decode(as: Item.self).id == 11_999)
     }
 
     @Test func aReleasedTapeDiscardsAndAppendsConsistently() throws {
         // Drive the tape directly: write a document, release a run of children, then drop
         // tokens across the gap and append more.
-        let reader = JSONReader(string: "[" + (0..<100).map { "\"s\($0)\"" }.joined(separator: ",") + "] ", options: Self.options(chunkSize: 1 << 20))
+        let reader = JSONReader(.string("[" + (0..<100).map { "\"s\($0)\"" }.joined(separator: ",") + "] "), options: Self.options(chunkSize: 1 << 20))
         reader.pinnedFrom = 0
         try reader.readWholeValue(at: 0)
         let tape = reader.tape

@@ -19,7 +19,7 @@ struct SeedModelTests {
     static let sampleLastUpdated = Date(timeIntervalSince1970: 1_463_524_984)
 
     @Test func decodesTheBandCatalog() throws {
-        let catalog = try BandResponse.decodeValue(contentsOfFile: Self.bandsPath)
+        let catalog = try BandResponse.decodeValue(from: .file(Self.bandsPath))
         #expect(catalog.objects.map(\.name) == SeedModelTests.sampleNames)
         #expect(catalog.objects.map(\.status) == [.disbanded, .active, .disbanded, .active, .hiatus])
         #expect(catalog.objects[0].homepageURL == URL(string: "http://www.thebeatles.com/"))
@@ -31,7 +31,7 @@ struct SeedModelTests {
     }
 
     @Test func decodesTheTutorialsCatalogVerbatim() throws {
-        let catalog = try BandResponse.decodeValue(contentsOfFile: Fixtures.path("himotoki-tutorial/bands.json"))
+        let catalog = try BandResponse.decodeValue(from: .file(Fixtures.path("himotoki-tutorial/bands.json")))
         #expect(catalog.objects.map(\.name) == ["Beatles", "The Rolling Stones"])
         #expect(catalog.objects.map(\.status) == [.disbanded, .active])
         #expect(catalog.objects[1].members.map(\.name) == ["Charlie Watts", "Keith Richards", "Mick Jagger", "Ronnie Wood"])
@@ -41,11 +41,11 @@ struct SeedModelTests {
 
     @Test func decodesEveryInputTheSameWay() async throws {
         let text = try String(contentsOfFile: Self.bandsPath, encoding: .utf8)
-        let expected = try BandResponse.decodeValue(from: text).objects.map(\.name)
-        #expect(try BandResponse.decodeValue(from: Data(text.utf8)).objects.map(\.name) == expected)
-        #expect(try BandResponse.decodeValue(from: Array(text.utf8)).objects.map(\.name) == expected)
+        let expected = try BandResponse.decodeValue(from: .string(text)).objects.map(\.name)
+        #expect(try BandResponse.decodeValue(from: .data(Data(text.utf8))).objects.map(\.name) == expected)
+        #expect(try BandResponse.decodeValue(from: .bytes(Array(text.utf8))).objects.map(\.name) == expected)
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: Self.bandsPath))
-        #expect(try BandResponse.decodeValue(fileDescriptor: handle.fileDescriptor).objects.map(\.name) == expected)
+        #expect(try BandResponse.decodeValue(from: .fileDescriptor(handle.fileDescriptor, closeWhenDone: false)).objects.map(\.name) == expected)
         try handle.close()
         let chunks = AsyncStream<[UInt8]> { continuation in
             var bytes = Array(text.utf8)[...]
@@ -55,20 +55,20 @@ struct SeedModelTests {
             }
             continuation.finish()
         }
-        #expect(try await BandResponse.decodeValue(fromChunks: chunks).objects.map(\.name) == expected)
+        #expect(try await BandResponse.decodeValue(from: .chunks(chunks)).objects.map(\.name) == expected)
         var options = JSONParsingOptions()
         options.chunkSize = 16  // background parsing, many batches
-        #expect(try BandResponse.decodeValue(from: text, options: options).objects.map(\.name) == expected)
+        #expect(try BandResponse.decodeValue(from: .string(text), options: options).objects.map(\.name) == expected)
     }
 
     @Test func decodesARootKeyPathAndAGenericWrapper() throws {
         let json = #"{"data": {"group": {"name": "Himotoki", "floor": 12, "location": {"name": "Tokyo"}}}, "count": 1}"#
-        let group = try Group.decodeValue(from: json, rootKeyPath: ["data", "group"])
+        let group = try Group.decodeValue(from: .string(json), rootKeyPath: ["data", "group"])
         #expect(group.name == "Himotoki" && group.floor == 12 && group.locationName == "Tokyo" && group.optional == nil)
-        let wrapped = try DataResponse<[String: Group]>.decodeValue(from: json)
+        let wrapped = try DataResponse<[String: Group]>.decodeValue(from: .string(json))
         #expect(wrapped.count == 1 && wrapped.data["group"]?.locationName == "Tokyo")
         let members = try DataResponse<[BandMember]>.decodeValue(
-            from: #"{"data": [{"name": "Kim", "birth_date": "1953-04-28"}], "count": 1}"#)
+            from: .string(#"{"data": [{"name": "Kim", "birth_date": "1953-04-28"}], "count": 1}"#))
         #expect(members.data == [BandMember(name: "Kim", birthDate: Self.utc(1953, 4, 28))])
     }
 
@@ -78,7 +78,7 @@ struct SeedModelTests {
              "planted": "03-15-1998", "leaves": [{"size": 2, "color": "green"}, {"size": 3, "color": "brown"}],
              "heights": {"1999": 0.5, "2010": 4.25}}
             """
-        let tree = try Tree.decodeValue(from: json)
+        let tree = try Tree.decodeValue(from: .string(json))
         #expect(tree.name == "Pine")
         #expect(tree.plantedOn == Self.utc(1998, 3, 15))
         #expect(tree.leaves == [Leaf(size: 2, color: "green"), Leaf(size: 3, color: "brown")])
@@ -91,7 +91,7 @@ struct SeedModelTests {
              "reviews": [{"stars": 5, "text": "great"}, {"stars": 9, "text": "too good"}, {"stars": "4", "text": "x"},
                          {"stars": 3, "text": "fine"}]}
             """
-        let book = try Book.decodeValue(from: json)
+        let book = try Book.decodeValue(from: .string(json))
         #expect(book.author.twitterURL == nil)
         #expect(book.tags == [])
         #expect(book.reviews.elements.map(\.stars) == [5, 3])

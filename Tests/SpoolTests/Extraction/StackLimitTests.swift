@@ -31,7 +31,7 @@ struct StackLimitTests {
 
     @Test func aShallowDocumentIsNotRefused() throws {
         struct Pair: Codable, Equatable { var a: [Int] }
-        let pairs = try StreamingJSONDecoder().decode([Pair].self, from: Array(#"[{"a":[1]},{"a":[]}]"#.utf8))
+        let pairs = try StreamingJSONDecoder().decode([Pair].self, from: .bytes(Array(#"[{"a":[1]},{"a":[]}]"#.utf8)))
         #expect(pairs == [Pair(a: [1]), Pair(a: [])])
     }
 

@@ -18,7 +18,7 @@ struct TypeNameTests {
     }
 
     @Test func decodeErrorsNameTypesAsSwiftDoes() throws {
-        let e = try Extractor.decodeValue(from: #"{"n": "1", "list": 3, "map": [], "deep": {"a": "x"}}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"n": "1", "list": 3, "map": [], "deep": {"a": "x"}}"#))
         let optional = #expect(throws: DecodeError.self) { let _: Int? = try e <| "absent" }
         #expect(optional?.message == #"missing key "absent" (expected Int?)"#)
         #expect(optional?.expected == "Int?")

@@ -183,26 +183,26 @@ struct AsyncCancellationTests {
         where Chunks.Element == [UInt8] {
             switch self {
             case .elements, .decodableElements, .members, .decodableMembers, .count, .remainder:
-                return try await stream(AsyncJSONStream(chunks: chunks), onElement)
+                return try await stream(AsyncJSONStream(.chunks(chunks)), onElement)
             case .readerTokens, .readerSkipValue:
-                return try await reader(AsyncJSONReader(chunks: chunks), onElement)
+                return try await reader(AsyncJSONReader(.chunks(chunks)), onElement)
             case .decoderDecode:
-                return try await StreamingJSONDecoder().decode([Piece].self, fromChunks: chunks).count
+                return try await StreamingJSONDecoder().decode([Piece].self, from: .chunks(chunks)).count
             case .decodeValue:
-                return try await [Leaf].decodeValue(fromChunks: chunks).count
+                return try await [Leaf].decodeValue(from: .chunks(chunks)).count
             }
         }
 
         func run<Bytes: AsyncSequence>(bytes: Bytes, _ onElement: () -> Void) async throws -> Int where Bytes.Element == UInt8 {
             switch self {
             case .elements, .decodableElements, .members, .decodableMembers, .count, .remainder:
-                return try await stream(AsyncJSONStream(bytes: bytes), onElement)
+                return try await stream(AsyncJSONStream(.bytes(bytes)), onElement)
             case .readerTokens, .readerSkipValue:
-                return try await reader(AsyncJSONReader(bytes: bytes), onElement)
+                return try await reader(AsyncJSONReader(.bytes(bytes)), onElement)
             case .decoderDecode:
-                return try await StreamingJSONDecoder().decode([Piece].self, from: bytes).count
+                return try await StreamingJSONDecoder().decode([Piece].self, from: .bytes(bytes)).count
             case .decodeValue:
-                return try await [Leaf].decodeValue(from: bytes).count
+                return try await [Leaf].decodeValue(from: .bytes(bytes)).count
             }
         }
 
@@ -358,14 +358,14 @@ struct AsyncCancellationTests {
         let task = Task { () -> [String] in
             switch source {
             case .unfoldingChunks:
-                return await Self.cancelAfterThree(AsyncJSONStream(chunks: AsyncThrowingStream<[UInt8], any Error>(unfolding: { await feed.pull() })))
+                return await Self.cancelAfterThree(AsyncJSONStream(.chunks(AsyncThrowingStream<[UInt8], any Error>(unfolding: { await feed.pull() }))))
             case .ignoringChunks:
-                return await Self.cancelAfterThree(AsyncJSONStream(chunks: IgnoringChunks(feed: feed)))
+                return await Self.cancelAfterThree(AsyncJSONStream(.chunks(IgnoringChunks(feed: feed))))
             case .unfoldingBytes:
                 let box = IteratorBox(IgnoringBytes(feed: feed).makeAsyncIterator())
-                return await Self.cancelAfterThree(AsyncJSONStream(bytes: AsyncThrowingStream<UInt8, any Error>(unfolding: { await box.next() })))
+                return await Self.cancelAfterThree(AsyncJSONStream(.bytes(AsyncThrowingStream<UInt8, any Error>(unfolding: { await box.next() }))))
             case .ignoringBytes:
-                return await Self.cancelAfterThree(AsyncJSONStream(bytes: IgnoringBytes(feed: feed)))
+                return await Self.cancelAfterThree(AsyncJSONStream(.bytes(IgnoringBytes(feed: feed))))
             }
         }
         #expect(await task.value == ["CancellationError", "then nil", "remainder: CancellationError"])
@@ -378,10 +378,10 @@ struct AsyncCancellationTests {
         var options = JSONParsingOptions()
         options.parsesInBackground = true
         let feed = Feed(chunkCount: 40)
-        let stream = AsyncJSONStream(chunks: IgnoringChunks(feed: feed), options: options)
+        let stream = AsyncJSONStream(.chunks(IgnoringChunks(feed: feed)), options: options)
         #expect(try await stream.count() == feed.elementCount)
         #expect(!stream.input.reader.isParsingInBackground)
-        let reader = AsyncJSONReader(chunks: IgnoringChunks(feed: Feed(chunkCount: 40)), options: options)
+        let reader = AsyncJSONReader(.chunks(IgnoringChunks(feed: Feed(chunkCount: 40))), options: options)
         while try await reader.next() != nil {}
         #expect(!reader.reader.isParsingInBackground)
     }

@@ -48,7 +48,7 @@ struct AsyncJSONStreamTests {
 
     @Test(arguments: [[1], [3, 1, 7], [64], [100_000]])
     func unevenChunksGiveTheSameBands(_ sizes: [Int]) async throws {
-        let stream = AsyncJSONStream(chunks: Self.chunks(JSONStreamTests.sample, sizes: sizes))
+        let stream = AsyncJSONStream(.chunks(Self.chunks(JSONStreamTests.sample, sizes: sizes)))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
         #expect(names == SeedModelTests.sampleNames)
@@ -59,7 +59,7 @@ struct AsyncJSONStreamTests {
     @Test func breakingOutStopsPullingInput() async throws {
         let text = JSONStreamTests.bigCatalog(5_000)
         let counter = PullCounter()
-        let stream = AsyncJSONStream(chunks: Self.chunks(text, sizes: [1024], pulled: counter))
+        let stream = AsyncJSONStream(.chunks(Self.chunks(text, sizes: [1024], pulled: counter)))
         for try await band in stream.elements(of: Band.self, at: "objects") {
             #expect(band.name == "Band 0")
             break
@@ -77,7 +77,7 @@ struct AsyncJSONStreamTests {
             continuation.finish()
         }
         var sizes: [Int] = []
-        for try await leaf in AsyncJSONStream(bytes: bytes, options: options).elements(of: Leaf.self) { sizes.append(leaf.size) }
+        for try await leaf in AsyncJSONStream(.bytes(bytes), options: options).elements(of: Leaf.self) { sizes.append(leaf.size) }
         #expect(sizes == [1, 2])
     }
 
@@ -85,14 +85,14 @@ struct AsyncJSONStreamTests {
         let text = #"{"objects": [{"size": 1, "color": "a"}, {"size": "x", "color": "b"}, {"size": 3, "color": "c"}]}"#
         var thrown: DecodeError?
         do {
-            for try await _ in AsyncJSONStream(chunks: Self.chunks(text, sizes: [5])).elements(of: Leaf.self, at: "objects") {}
+            for try await _ in AsyncJSONStream(.chunks(Self.chunks(text, sizes: [5]))).elements(of: Leaf.self, at: "objects") {}
         } catch let error as DecodeError {
             thrown = error
         }
         #expect(thrown?.keyPath == ["objects", 1, "size"])
         var skipped: [Int] = []
         var sizes: [Int] = []
-        let lenient = AsyncJSONStream(chunks: Self.chunks(text, sizes: [5])).elements(
+        let lenient = AsyncJSONStream(.chunks(Self.chunks(text, sizes: [5]))).elements(
             of: Leaf.self, at: "objects", onError: .skip { skipped.append($0.index) })
         for try await leaf in lenient { sizes.append(leaf.size) }
         #expect(sizes == [1, 3] && skipped == [1])
@@ -118,18 +118,18 @@ struct AsyncJSONStreamTests {
     /// Before, this did not compile in the Swift 6 language mode.
     @MainActor @Test func worksOnTheMainActor() async throws {
         let bytes = UnsendableBytes(bytes: Array(JSONStreamTests.sample.utf8))
-        let stream = AsyncJSONStream(bytes: bytes)
+        let stream = AsyncJSONStream(.bytes(bytes))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
         let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
         #expect(names == SeedModelTests.sampleNames)
         #expect(updated == SeedModelTests.sampleLastUpdated)
 
-        let reader = AsyncJSONReader(bytes: bytes)
+        let reader = AsyncJSONReader(.bytes(bytes))
         #expect(try await reader.peek() == .objectStart)
         try await reader.skipValue()
         #expect(try await reader.next() == nil)
-        let bands = try await [Band].decodeValue(from: bytes, rootKeyPath: "objects")
+        let bands = try await [Band].decodeValue(from: .bytes(bytes), rootKeyPath: "objects")
         #expect(bands.map(\.name) == names)
     }
 
@@ -164,7 +164,7 @@ struct AsyncJSONStreamTests {
         let bytes = Array(JSONStreamTests.sample.utf8)
         let log = IsolationRecordingChunks.Log()
         let chunks = stride(from: 0, to: bytes.count, by: 50).map { Array(bytes[$0..<min(bytes.count, $0 + 50)]) }
-        let stream = AsyncJSONStream(chunks: IsolationRecordingChunks(chunks: chunks, log: log))
+        let stream = AsyncJSONStream(.chunks(IsolationRecordingChunks(chunks: chunks, log: log)))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
         _ = try await stream.remainder
@@ -174,7 +174,7 @@ struct AsyncJSONStreamTests {
 
     @Test func worksInADetachedTask() async throws {
         let count = try await Task.detached {
-            let stream = AsyncJSONStream(chunks: Self.chunks(JSONStreamTests.sample, sizes: [9]))
+            let stream = AsyncJSONStream(.chunks(Self.chunks(JSONStreamTests.sample, sizes: [9])))
             var members = 0
             for try await band in stream.elements(of: Band.self, at: "objects") { members += band.members.count }
             return members

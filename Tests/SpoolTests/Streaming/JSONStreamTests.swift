@@ -16,7 +16,7 @@ struct JSONStreamTests {
     }
 
     @Test func streamsTheBandsAndKeepsWhatIsBesideThem() throws {
-        let stream = try JSONStream(contentsOfFile: SeedModelTests.bandsPath)
+        let stream = JSONStream(.file(SeedModelTests.bandsPath))
         #expect(try Self.names(stream) == SeedModelTests.sampleNames)
         let remainder = try stream.remainder
         let updated = try remainder.value("last_updated", DateTransformers.iso8601)
@@ -28,7 +28,7 @@ struct JSONStreamTests {
     func sameElementsAtEveryChunkSize(_ chunkSize: Int) throws {
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
-        let stream = JSONStream(string: Self.sample, options: options)
+        let stream = JSONStream(.string(Self.sample), options: options)
         let bands = stream.elements(of: Band.self, at: "objects")
         var members: [BandMember] = []
         while let band = try bands.next() { members += band.members }
@@ -47,7 +47,7 @@ struct JSONStreamTests {
         let text = Self.bigCatalog(20_000)
         var options = JSONParsingOptions()
         options.chunkSize = 4096
-        let stream = JSONStream(string: text, options: options)
+        let stream = JSONStream(.string(text), options: options)
         let bands = stream.elements(of: Band.self, at: "objects")
         #expect(try bands.next()?.name == "Band 0")
         #expect(stream.bytesRead <= 4 * 4096)  // the first chunks, not the file
@@ -58,7 +58,7 @@ struct JSONStreamTests {
         let text = Self.bigCatalog(20_000)
         var options = JSONParsingOptions()
         options.chunkSize = 4096
-        let stream = JSONStream(string: text, options: options)
+        let stream = JSONStream(.string(text), options: options)
         let bands = stream.elements(of: Band.self, at: "objects")
         var count = 0
         while try bands.next() != nil { count += 1 }
@@ -71,18 +71,18 @@ struct JSONStreamTests {
         var options = JSONParsingOptions()
         options.allowsMultipleValues = true
         let text = "{\"size\": 1, \"color\": \"green\"}\n\n{\"size\": 2, \"color\": \"red\"}\n\n\n{\"size\": 3, \"color\": \"blue\"}\n"
-        let leaves = JSONStream(string: text, options: options).elements(of: Leaf.self)
+        let leaves = JSONStream(.string(text), options: options).elements(of: Leaf.self)
         var sizes: [Int] = []
         try leaves.forEach { sizes.append($0.size) }
         #expect(sizes == [1, 2, 3])
     }
 
     @Test func streamsARootArrayAndNestedPaths() throws {
-        let root = JSONStream(string: "[1, 2, 3]").elements(of: Int.self)
+        let root = JSONStream(.string("[1, 2, 3]")).elements(of: Int.self)
         var numbers: [Int] = []
         try root.forEach { numbers.append($0) }
         #expect(numbers == [1, 2, 3])
-        let nested = JSONStream(string: #"{"data": [{"items": [4, 5]}, {"items": [6]}]}"#).elements(of: Int.self, at: ["data", 1, "items"])
+        let nested = JSONStream(.string(#"{"data": [{"items": [4, 5]}, {"items": [6]}]}"#)).elements(of: Int.self, at: ["data", 1, "items"])
         var items: [Int] = []
         try nested.forEach { items.append($0) }
         #expect(items == [6])
@@ -90,7 +90,7 @@ struct JSONStreamTests {
 
     @Test func errorsInElementKNameK() throws {
         let text = "{\"objects\": [\n{\"size\": 1, \"color\": \"a\"},\n{\"size\": \"2\", \"color\": \"b\"}\n]}"
-        let leaves = JSONStream(string: text).elements(of: Leaf.self, at: "objects")
+        let leaves = JSONStream(.string(text)).elements(of: Leaf.self, at: "objects")
         #expect(try leaves.next()?.size == 1)
         #expect {
             try leaves.next()
@@ -103,7 +103,7 @@ struct JSONStreamTests {
     @Test func skipsAndReportsUndecodableElements() throws {
         let text = #"[{"size": 1, "color": "a"}, {"size": true, "color": "b"}, {"color": "c"}, {"size": 4, "color": "d"}]"#
         var skipped: [String] = []
-        let leaves = JSONStream(string: text).elements(of: Leaf.self, onError: .skip { skipped.append($0.description) })
+        let leaves = JSONStream(.string(text)).elements(of: Leaf.self, onError: .skip { skipped.append($0.description) })
         var sizes: [Int] = []
         try leaves.forEach { sizes.append($0.size) }
         #expect(sizes == [1, 4])
@@ -115,7 +115,7 @@ struct JSONStreamTests {
     }
 
     @Test func aTruncatedStreamSaysHowFarItGot() throws {
-        let leaves = JSONStream(string: #"[{"size": 1, "color": "a"}, {"size": 2, "co"#).elements(of: Leaf.self)
+        let leaves = JSONStream(.string(#"[{"size": 1, "color": "a"}, {"size": 2, "co"#)).elements(of: Leaf.self)
         #expect(try leaves.next()?.size == 1)
         #expect {
             try leaves.next()
@@ -127,12 +127,12 @@ struct JSONStreamTests {
 
     @Test func wrongPathsAreDecodeErrors() throws {
         #expect {
-            try JSONStream(string: #"{"objects": {"a": 1}}"#).elements(of: Int.self, at: "objects").next()
+            try JSONStream(.string(#"{"objects": {"a": 1}}"#)).elements(of: Int.self, at: "objects").next()
         } throws: { error in
             (error as? DecodeError)?.description == "1:13: error: expected array at objects to stream objects, found '{'"
         }
         #expect {
-            try JSONStream(string: #"{"other": []}"#).elements(of: Int.self, at: "objects").next()
+            try JSONStream(.string(#"{"other": []}"#)).elements(of: Int.self, at: "objects").next()
         } throws: { error in
             (error as? DecodeError)?.code == .missingKey
         }
@@ -146,7 +146,7 @@ struct JSONMembersTests {
         var options = JSONParsingOptions()
         options.chunkSize = chunkSize
         let text = #"{"meta": {"v": 1}, "leaves_by_id": {"a1": {"size": 1, "color": "x"}, "b2": {"size": 2, "color": "y"}}, "after": true}"#
-        let stream = JSONStream(string: text, options: options)
+        let stream = JSONStream(.string(text), options: options)
         let leaves = stream.members(of: Leaf.self, at: "leaves_by_id")
         var seen: [String] = []
         try leaves.forEach { key, leaf in seen.append("\(key)=\(leaf.size)") }
@@ -158,7 +158,7 @@ struct JSONMembersTests {
     }
 
     @Test func memberErrorsEndWithTheKey() throws {
-        let members = JSONStream(string: #"{"a": {"size": 1, "color": "x"}, "b": {"size": "no", "color": "y"}}"#).members(of: Leaf.self)
+        let members = JSONStream(.string(#"{"a": {"size": 1, "color": "x"}, "b": {"size": "no", "color": "y"}}"#)).members(of: Leaf.self)
         #expect(try members.next()?.key == "a")
         #expect {
             try members.next()
@@ -174,7 +174,7 @@ struct JSONElementsSequenceTests {
         let text = #"[{"size": 1, "color": "a"}, {"size": 2, "color": "b"}, {"size": "3", "color": "c"}, {"size": 4, "color": "d"}]"#
         var sizes: [Int] = []
         var errors: [String] = []
-        for result in JSONStream(string: text).elements(of: Leaf.self) {
+        for result in JSONStream(.string(text)).elements(of: Leaf.self) {
             switch result {
             case .success(let leaf): sizes.append(leaf.size)
             case .failure(let error): errors.append("\(error)")
@@ -182,7 +182,7 @@ struct JSONElementsSequenceTests {
         }
         #expect(sizes == [1, 2])
         #expect(errors == [#"1:65: error: expected Int at [2].size, found string "3""#])
-        let lazy = JSONStream(string: "[1, 2, 3]").elements(of: Int.self).lazy.compactMap { try? $0.get() }.prefix(2)
+        let lazy = JSONStream(.string("[1, 2, 3]")).elements(of: Int.self).lazy.compactMap { try? $0.get() }.prefix(2)
         #expect(Array(lazy) == [1, 2])
     }
 }

@@ -28,17 +28,17 @@ struct NDJSONPathTests {
     func everyValuesArrayIsStreamed(_ chunkSize: Int) throws {
         var options = Self.options
         options.chunkSize = chunkSize
-        let stream = JSONStream(string: Self.text, options: options)
+        let stream = JSONStream(.string(Self.text), options: options)
         var values: [Int] = []
         try stream.elements(of: Int.self, at: "objects").forEach { values.append($0) }
         #expect(values == [1, 2, 3, 4])
         #expect(try stream.remainder <| "n" as String == "first")  // the first value's remainder
-        #expect(try JSONStream(string: Self.text, options: options).count(at: "objects") == 4)
+        #expect(try JSONStream(.string(Self.text), options: options).count(at: "objects") == 4)
     }
 
     @Test func elementPathsStartWithTheirValuesIndex() throws {
         let text = "{\"objects\": [1]}\n{\"objects\": [2, \"three\"]}\n"
-        let stream = JSONStream(string: text, options: Self.options)
+        let stream = JSONStream(.string(text), options: Self.options)
         let elements = stream.elements(of: Int.self, at: "objects")
         #expect(try elements.next() == 1)
         #expect(try elements.next() == 2)
@@ -47,7 +47,7 @@ struct NDJSONPathTests {
         #expect(error?.description == #"2:17: error: expected Int at [1].objects[1], found string "three""#)
 
         var skipped: [(Int, JSONKeyPath)] = []
-        let lenient = JSONStream(string: text, options: Self.options)
+        let lenient = JSONStream(.string(text), options: Self.options)
             .elements(of: Int.self, at: "objects", onError: .skip { skipped.append(($0.index, $0.error.keyPath)) })
         var values: [Int] = []
         try lenient.forEach { values.append($0) }
@@ -57,7 +57,7 @@ struct NDJSONPathTests {
 
     @Test func aValueWithoutThePathIsAnErrorThatNamesIt() throws {
         let text = "{\"objects\": [1]}\n{\"other\": [2]}\n"
-        let elements = JSONStream(string: text, options: Self.options).elements(of: Int.self, at: "objects")
+        let elements = JSONStream(.string(text), options: Self.options).elements(of: Int.self, at: "objects")
         #expect(try elements.next() == 1)
         let error = #expect(throws: DecodeError.self) { try elements.next() }
         #expect(error?.description == #"2:1: error: missing key "objects" in [1] (streaming objects)"#)
@@ -65,11 +65,11 @@ struct NDJSONPathTests {
 
     @Test func membersOfEveryValue() throws {
         let text = "{\"o\": {\"a\": 1}}\n{\"o\": {}}\n{\"o\": {\"b\": 2, \"c\": 3}}\n"
-        let members = JSONStream(string: text, options: Self.options).members(of: Int.self, at: "o")
+        let members = JSONStream(.string(text), options: Self.options).members(of: Int.self, at: "o")
         var seen: [String] = []
         while let (key, value) = try members.next() { seen.append("\(key)=\(value)") }
         #expect(seen == ["a=1", "b=2", "c=3"])
-        #expect(try JSONStream(string: text, options: Self.options).count(at: "o") == 3)
+        #expect(try JSONStream(.string(text), options: Self.options).count(at: "o") == 3)
     }
 
     /// Issue 22: at the root, the members of every top-level value are streamed (they were
@@ -81,12 +81,12 @@ struct NDJSONPathTests {
     func membersAtTheRootOfEveryValue(_ chunkSize: Int) throws {
         var options = Self.options
         options.chunkSize = chunkSize
-        let stream = JSONStream(string: Self.rootObjects, options: options)
+        let stream = JSONStream(.string(Self.rootObjects), options: options)
         var seen: [String] = []
         try stream.members(of: Int.self).forEach { seen.append("\($0)=\($1)") }
         #expect(seen == Self.rootMembers)
         var decoded: [String] = []
-        let codable = JSONStream(string: Self.rootObjects, options: options).members(of: Int.self, decoder: StreamingJSONDecoder())
+        let codable = JSONStream(.string(Self.rootObjects), options: options).members(of: Int.self, decoder: StreamingJSONDecoder())
         while let (key, value) = try codable.next() { decoded.append("\(key)=\(value)") }
         #expect(decoded == Self.rootMembers)
     }
@@ -109,18 +109,18 @@ struct NDJSONPathTests {
 
     @Test(arguments: [1, 5, 4096])
     func asyncMembersAtTheRootOfEveryValue(_ size: Int) async throws {
-        let stream = AsyncJSONStream(chunks: Self.chunks(Self.rootObjects, size: size), options: Self.options)
+        let stream = AsyncJSONStream(.chunks(Self.chunks(Self.rootObjects, size: size)), options: Self.options)
         var seen: [String] = []
         for try await (key, value) in stream.members(of: Int.self) { seen.append("\(key)=\(value)") }
         #expect(seen == Self.rootMembers)
     }
 
     @Test func rootMemberPathsStartWithTheirValuesIndex() throws {
-        let members = JSONStream(string: "{\"a\": 1}\n{\"b\": \"x\"}\n[1]\n", options: Self.options).members(of: Int.self)
+        let members = JSONStream(.string("{\"a\": 1}\n{\"b\": \"x\"}\n[1]\n"), options: Self.options).members(of: Int.self)
         #expect(try members.next()?.key == "a")
         let error = #expect(throws: DecodeError.self) { try members.next() }
         #expect(error?.keyPath == [1, "b"])
-        let lenient = JSONStream(string: "{\"a\": 1}\n[1]\n", options: Self.options).members(of: Int.self)
+        let lenient = JSONStream(.string("{\"a\": 1}\n[1]\n"), options: Self.options).members(of: Int.self)
         #expect(try lenient.next()?.key == "a")
         let notObject = #expect(throws: DecodeError.self) { try lenient.next() }
         #expect(notObject?.description.hasPrefix("2:1: error: expected object at [1]") == true, "\(String(describing: notObject))")
@@ -128,14 +128,14 @@ struct NDJSONPathTests {
 
     @Test(arguments: [1, 5, 4096])
     func asyncStreamsEveryValueToo(_ size: Int) async throws {
-        let stream = AsyncJSONStream(chunks: Self.chunks(Self.text, size: size), options: Self.options)
+        let stream = AsyncJSONStream(.chunks(Self.chunks(Self.text, size: size)), options: Self.options)
         var values: [Int] = []
         for try await value in stream.elements(of: Int.self, at: "objects") { values.append(value) }
         #expect(values == [1, 2, 3, 4])
     }
 
     @Test func aSingleDocumentStillStopsAfterItsArray() throws {
-        let stream = JSONStream(string: #"{"objects": [1, 2], "after": true}"#)
+        let stream = JSONStream(.string(#"{"objects": [1, 2], "after": true}"#))
         var values: [Int] = []
         try stream.elements(of: Int.self, at: "objects").forEach { values.append($0) }
         #expect(values == [1, 2])

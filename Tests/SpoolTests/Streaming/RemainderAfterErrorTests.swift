@@ -6,9 +6,9 @@ import Testing
 struct RemainderAfterErrorTests {
     @Test(arguments: [#"{}"#, #"{"b": [1, {"c": 2}]}"#, #"[1, 2]"#])
     func theRemainderOfAFailedStreamIsReadable(_ text: String) throws {
-        let stream = JSONStream(string: text)
+        let stream = JSONStream(.string(text))
         #expect(throws: DecodeError.self) { _ = try stream.elements(of: JSONValue.self, at: "a").next() }
         let remainder = try stream.remainder
-        #expect(try remainder.decode(as: JSONValue.self) == JSONValue.decodeValue(from: text))
+        #expect(try remainder.decode(as: JSONValue.self) == JSONValue.decodeValue(from: .string(text)))
     }
 }

@@ -64,7 +64,7 @@ struct StreamShellTests {
         let bytes = Array(text.utf8)
         func sync() throws -> [String] {
             var seen: [String] = []
-            let stream = JSONStream(bytes: bytes)
+            let stream = JSONStream(.bytes(bytes))
             try stream.elements(of: JSONValue.self, at: "items").forEach { seen.append("\($0)") }
             seen.append("\(try stream.remainder <| "end" as Bool)")
             return seen
@@ -88,7 +88,7 @@ struct StreamShellTests {
     func errorsAreTheSyncStreamsErrors(_ size: Int) throws {
         let text = "{\"objects\": [1, 2,\n 3,, 4]}"
         let sync = #expect(throws: ParseError.self) {
-            try JSONStream(string: text).elements(of: Int.self, at: "objects").forEach { _ in }
+            try JSONStream(.string(text)).elements(of: Int.self, at: "objects").forEach { _ in }
         }
         let stream = PushJSONStream()
         let values = stream.elements(of: Int.self, at: "objects")
@@ -109,7 +109,7 @@ struct StreamShellTests {
     /// stream's does; it used to end at once with nothing (no elements, a count of 0).
     @Test func aRequestAfterTheInputFailedThrowsItsError() throws {
         let text = "x"
-        let expected = #expect(throws: ParseError.self) { _ = try JSONStream(string: text).count() }
+        let expected = #expect(throws: ParseError.self) { _ = try JSONStream(.string(text)).count() }
         let stream = PushJSONStream()
         try stream.append(Array(text.utf8))
         #expect(throws: ParseError.self) { try stream.finishInput() }
@@ -130,16 +130,16 @@ struct StreamShellTests {
     @Test(arguments: [1, 2, 4096])
     func asyncInputErrorsSayHowFarTheRequestGot(_ size: Int) async throws {
         let text = "[{}"
-        let sync = #expect(throws: ParseError.self) { try JSONStream(string: text).elements(of: JSONValue.self).forEach { _ in } }
+        let sync = #expect(throws: ParseError.self) { try JSONStream(.string(text)).elements(of: JSONValue.self).forEach { _ in } }
         #expect(sync?.message.hasSuffix("(1 element of the input read before it)") == true)
-        let stream = AsyncJSONStream(chunks: Self.chunks(Array(text.utf8), size: size))
+        let stream = AsyncJSONStream(.chunks(Self.chunks(Array(text.utf8), size: size)))
         let error = await #expect(throws: ParseError.self) {
             for try await _ in stream.elements(of: JSONValue.self) {}
         }
         #expect(error?.description == sync?.description)
-        let counted = AsyncJSONStream(chunks: Self.chunks(Array(text.utf8), size: size))
+        let counted = AsyncJSONStream(.chunks(Self.chunks(Array(text.utf8), size: size)))
         let countError = await #expect(throws: ParseError.self) { _ = try await counted.count() }
-        let syncCount = #expect(throws: ParseError.self) { _ = try JSONStream(string: text).count() }
+        let syncCount = #expect(throws: ParseError.self) { _ = try JSONStream(.string(text)).count() }
         #expect(countError?.description == syncCount?.description)
     }
 
@@ -171,7 +171,7 @@ struct StreamShellTests {
     func asyncStreamsHaveMembersCountFinishAndProgress(_ size: Int) async throws {
         let text = #"{"users": {"u1": 1, "u2": 2}, "list": [1, 2, 3], "total": 2}"#
         let bytes = Array(text.utf8)
-        let stream = AsyncJSONStream(chunks: Self.chunks(bytes, size: size))
+        let stream = AsyncJSONStream(.chunks(Self.chunks(bytes, size: size)))
         var progress = 0
         stream.onProgress = { progress = $0 }
         var seen: [String] = []
@@ -181,11 +181,11 @@ struct StreamShellTests {
         #expect(progress == bytes.count)
         #expect(try await stream.remainder <| "total" as Int == 2)
 
-        let counted = AsyncJSONStream(chunks: Self.chunks(bytes, size: size))
+        let counted = AsyncJSONStream(.chunks(Self.chunks(bytes, size: size)))
         #expect(try await counted.count(at: "list") == 3)
         await #expect(throws: StreamUsageError.self) { try await counted.count(at: "list") }
 
-        let broken = AsyncJSONStream(chunks: Self.chunks(Array(#"{"list": [1], "x": tru}"#.utf8), size: size))
+        let broken = AsyncJSONStream(.chunks(Self.chunks(Array(#"{"list": [1], "x": tru}"#.utf8), size: size)))
         for try await _ in broken.elements(of: Int.self, at: "list") {}
         await #expect(throws: ParseError.self) { try await broken.finish() }
     }

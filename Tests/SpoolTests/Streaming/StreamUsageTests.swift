@@ -7,7 +7,7 @@ struct StreamUsageTests {
     static let text = #"{"objects": [1, 2, 3], "byID": {"a": 1}}"#
 
     @Test func aSecondElementsCallThrowsFromItsFirstNext() throws {
-        let stream = JSONStream(string: Self.text)
+        let stream = JSONStream(.string(Self.text))
         let first = stream.elements(of: Int.self, at: "objects")
         #expect(try first.next() == 1)
         let second = stream.elements(of: Int.self, at: "objects")
@@ -21,12 +21,12 @@ struct StreamUsageTests {
     }
 
     @Test func membersAndCountAreRequestsToo() throws {
-        let stream = JSONStream(string: Self.text)
+        let stream = JSONStream(.string(Self.text))
         _ = stream.members(of: Int.self, at: "byID")
         let elements = stream.elements(of: Int.self, at: "objects")
         let afterMembers = #expect(throws: StreamUsageError.self) { try elements.next() }
         #expect(afterMembers?.message.contains("already handed out its members") == true)
-        let counted = JSONStream(string: Self.text)
+        let counted = JSONStream(.string(Self.text))
         #expect(try counted.count(at: "objects") == 3)
         let members = counted.members(of: Int.self, at: "byID")
         let afterCount = #expect(throws: StreamUsageError.self) { try members.next() }
@@ -35,7 +35,7 @@ struct StreamUsageTests {
     }
 
     @Test func theResultSequenceEndsAfterTheError() throws {
-        let stream = JSONStream(string: Self.text)
+        let stream = JSONStream(.string(Self.text))
         _ = stream.elements(of: Int.self, at: "objects")
         let results = Array(stream.elements(of: Int.self, at: "objects"))
         #expect(results.count == 1)
@@ -43,10 +43,10 @@ struct StreamUsageTests {
     }
 
     @Test func asyncStreamsSayItToo() async throws {
-        let stream = AsyncJSONStream(chunks: AsyncStream<[UInt8]> { continuation in
+        let stream = AsyncJSONStream(.chunks(AsyncStream<[UInt8]> { continuation in
             continuation.yield(Array(Self.text.utf8))
             continuation.finish()
-        })
+        }))
         var values: [Int] = []
         for try await value in stream.elements(of: Int.self, at: "objects") { values.append(value) }
         #expect(values == [1, 2, 3])

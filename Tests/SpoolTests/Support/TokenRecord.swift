@@ -25,12 +25,48 @@ func readAll(
     var options = options
     options.chunkSize = chunkSize
     options.wholeDocumentThreadMinimum = 0  // (the background path for models too, at any size)
-    let reader = JSONReader(bytes: bytes, options: options, work: work)
+    let reader = JSONReader(.bytes(bytes), options: options, work: work)
     prepare(reader)
     var outcome = ReadOutcome()
     do {
         while let token = try reader.next() {
             outcome.tokens.append(record(token, reader))
+        }
+    } catch let error as ParseError {
+        outcome.error = error
+    } catch {
+        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+    }
+    return outcome
+}
+
+/// Reads all of `input`, as ``readAll(_:chunkSize:options:work:prepare:)`` reads bytes.
+func readAll(_ input: JSONInput, chunkSize: Int = 65_536) -> ReadOutcome {
+    var options = JSONParsingOptions()
+    options.chunkSize = chunkSize
+    let reader = JSONReader(input, options: options)
+    var outcome = ReadOutcome()
+    do {
+        while let token = try reader.next() {
+            outcome.tokens.append(record(token, reader))
+        }
+    } catch let error as ParseError {
+        outcome.error = error
+    } catch {
+        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+    }
+    return outcome
+}
+
+/// Reads all of an asynchronous `input` through an ``AsyncJSONReader``.
+func readAll(_ input: AsyncJSONInput, chunkSize: Int = 65_536) async -> ReadOutcome {
+    var options = JSONParsingOptions()
+    options.chunkSize = chunkSize
+    let reader = AsyncJSONReader(input, options: options)
+    var outcome = ReadOutcome()
+    do {
+        while let token = try await reader.next() {
+            outcome.tokens.append(record(token, reader.reader))
         }
     } catch let error as ParseError {
         outcome.error = error

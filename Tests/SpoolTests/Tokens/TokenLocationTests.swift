@@ -36,7 +36,7 @@ struct TokenLocationTests {
         options.chunkSize = chunkSize
         options.parsesInBackground = inBackground
         let bytes = Self.prettyPrinted
-        let reader = JSONReader(bytes: bytes, options: options)
+        let reader = JSONReader(.bytes(bytes), options: options)
         var count = 0
         var lines = Set<Int>()
         while try reader.next() != nil {
@@ -68,10 +68,10 @@ struct TokenLocationTests {
         var options = JSONParsingOptions()
         options.chunkSize = 512
         let bands: [Band] = try [Band].decodeValue(
-            from: Self.prettyPrinted, rootKeyPath: "objects", options: options)
+            from: .bytes(Self.prettyPrinted), rootKeyPath: "objects", options: options)
         #expect(bands.count == 3000)
         let error = #expect(throws: DecodeError.self) {
-            let _: [String: [[String: Int]]] = try .decodeValue(from: Self.prettyPrinted, rootKeyPath: .root, options: options)
+            let _: [String: [[String: Int]]] = try .decodeValue(from: .bytes(Self.prettyPrinted), rootKeyPath: .root, options: options)
         }
         // The first mismatch: objects[0].name is a string, on line 6 of the document.
         let location = try #require(error?.location)
@@ -83,7 +83,7 @@ struct TokenLocationTests {
     @Test func theRemainderOfAStreamKeepsItsLines() throws {
         var options = JSONParsingOptions()
         options.chunkSize = 256
-        let stream = JSONStream(bytes: Self.prettyPrinted, options: options)
+        let stream = JSONStream(.bytes(Self.prettyPrinted), options: options)
         let elements = stream.elements(of: Extractor.self, at: "objects")
         var count = 0
         while try elements.next() != nil { count += 1 }

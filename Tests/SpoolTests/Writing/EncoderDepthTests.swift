@@ -101,8 +101,8 @@ struct EncoderDepthTests {
             return (try encoder.encode(Arrays(levels: Self.defaultDepth)), try encoder.encode(Objects(levels: Self.defaultDepth)))
         }
         let (arrays, objects) = try run.result.get()
-        #expect(throws: Never.self) { try JSONReader(data: arrays).skipToEnd() }
-        #expect(throws: Never.self) { try JSONReader(data: objects).skipToEnd() }
+        #expect(throws: Never.self) { try JSONReader(.data(arrays)).skipToEnd() }
+        #expect(throws: Never.self) { try JSONReader(.data(objects)).skipToEnd() }
         #expect(arrays.count == 2 * Self.defaultDepth + 1)
     }
 
@@ -144,7 +144,7 @@ struct EncoderDepthTests {
         try encoder.encode(Arrays(levels: Self.defaultDepth - 1), to: writer)
         try writer.endArray()
         try writer.finish()
-        #expect(throws: Never.self) { try JSONReader(data: writer.data).skipToEnd() }
+        #expect(throws: Never.self) { try JSONReader(.data(writer.data)).skipToEnd() }
     }
 
     @Test func raisingMaxDepthWritesDeeper() throws {
@@ -154,7 +154,7 @@ struct EncoderDepthTests {
         let data = try run.result.get()
         var options = JSONParsingOptions()
         options.maxDepth = 1000
-        #expect(throws: Never.self) { try JSONReader(data: data, options: options).skipToEnd() }
+        #expect(throws: Never.self) { try JSONReader(.data(data), options: options).skipToEnd() }
         encoder.maxDepth = 0  // as 1
         #expect(try encoder.encode([1]) == Data("[1]".utf8))
         #expect(throws: EncodingError.self) { try encoder.encode([[1]]) }

@@ -12,7 +12,7 @@ struct EncoderRepeatedKeyTests {
 
     /// The keys that appear twice in an object of `data`.
     func keysWrittenTwice(in data: Data) throws -> [String] {
-        let reader = JSONReader(data: data)
+        let reader = JSONReader(.data(data))
         var open: [Set<String>?] = []
         var twice: [String] = []
         while let token = try reader.next() {
@@ -75,7 +75,7 @@ struct EncoderRepeatedKeyTests {
                 let compact = StreamingJSONEncoder()
                 configure(JSONEncoder(), compact)
                 let relaid = JSONWriter(format: .pretty())
-                try relaid.copy(from: JSONReader(data: try compact.encode(value)))
+                try relaid.copy(from: JSONReader(.data(try compact.encode(value))))
                 try relaid.finish()
                 #expect(text(try spool.encode(value)) == text(relaid.data), sourceLocation: sourceLocation)
             }

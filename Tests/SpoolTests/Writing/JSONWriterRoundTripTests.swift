@@ -16,7 +16,7 @@ struct JSONWriterRoundTripTests {
     }
 
     static func tokens(of bytes: [UInt8]) throws -> [Token] {
-        let reader = JSONReader(bytes: bytes)
+        let reader = JSONReader(.bytes(bytes))
         var tokens: [Token] = []
         while let token = try reader.next() {
             tokens.append(Token(token: token, text: reader.withUTF8 { span in (0..<span.count).map { span[$0] } }))
@@ -60,7 +60,7 @@ struct JSONWriterRoundTripTests {
     @Test(arguments: accepted)
     func everyYFileRoundTripsThroughAnExtractor(_ name: String) throws {
         let original = try Self.tokens(of: Fixtures.bytes(name))
-        let extractor = try Extractor.decodeValue(from: Fixtures.bytes(name))
+        let extractor = try Extractor.decodeValue(from: .bytes(Fixtures.bytes(name)))
         let writer = JSONWriter()
         try writer.value(extractor)
         try writer.finish()
@@ -68,7 +68,7 @@ struct JSONWriterRoundTripTests {
     }
 
     @Test func anExtractorKeepsNumbersExactlyAndWritesInsideOtherValues() throws {
-        let e = try Extractor.decodeValue(from: #"{"band": {"name": "Sigur R\u00f3s", "rating": 4.50, "big": 1E400, "tags": ["a/b"]}, "x": 1}"#)
+        let e = try Extractor.decodeValue(from: .string(#"{"band": {"name": "Sigur R\u00f3s", "rating": 4.50, "big": 1E400, "tags": ["a/b"]}, "x": 1}"#))
         let band: Extractor = try e.value("band")
         let writer = JSONWriter(format: .lines)
         try writer.value(band)
@@ -82,7 +82,7 @@ struct JSONWriterRoundTripTests {
     }
 
     @Test func anExtractorWhereAKeyIsDueWritesNothing() throws {
-        let e = try Extractor.decodeValue(from: #"[{"a": [1, 2]}]"#)
+        let e = try Extractor.decodeValue(from: .string(#"[{"a": [1, 2]}]"#))
         let writer = JSONWriter()
         try writer.beginObject()
         #expect(throws: WriteError.self) { try writer.value(e) }
