@@ -164,7 +164,7 @@ extension DocumentationExamples {
             while let band = try bands.next() {
                 print(band.name, band.members.count)
             }
-            let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
 
             #expect(printed == ["Beatles 4", "The Rolling Stones 4", "Nirvana 3", "Foo Fighters 3", "Sigur Rós 2"])
             #expect(updated == Date(timeIntervalSince1970: 1_463_524_984))

@@ -112,7 +112,7 @@ struct Events: Equatable, Sendable, CustomStringConvertible {
         events += reports
     }
 
-    static func skipped(_ report: JSONElements<AnyJSON>.SkippedElement) -> Event {
+    static func skipped(_ report: SkippedElement) -> Event {
         .skipped(
             index: report.index, location: report.location.map { "\($0)" } ?? "-", keyPath: report.error.keyPath,
             code: "\(report.error.code)", error: "\(report.error)")
@@ -313,7 +313,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
             outcome.skipping.error = Events.describe(error)
         }
         outcome.skipping.events += reports
-        outcome.remainder = await remainder { try await stream.remainder }
+        outcome.remainder = await remainder { try await stream.remainder() }
 
         let members = AsyncJSONStream(.chunks(chunkStream(setup.chunks)), options: options)
         do {
@@ -324,7 +324,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         } catch {
             outcome.membersError = Events.describe(error)
         }
-        outcome.remainder += " / " + (await remainder { try await members.remainder })
+        outcome.remainder += " / " + (await remainder { try await members.remainder() })
 
         let counted = AsyncJSONStream(.chunks(chunkStream(setup.chunks)), options: options)
         do {
@@ -332,7 +332,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
         } catch {
             outcome.countError = Events.describe(error)
         }
-        outcome.remainder += " / " + (await remainder { try await counted.remainder })
+        outcome.remainder += " / " + (await remainder { try await counted.remainder() })
 
         do {
             let value = try await setup.decoder(options).decode(AnyJSON.self, from: .chunks(chunkStream(setup.chunks)), rootKeyPath: setup.path)
@@ -350,7 +350,7 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
     do {
         try stream.elements(of: AnyJSON.self, at: setup.path, decoder: setup.decoder(options), onError: .skip { _ in }).forEach { _ in }
     } catch {}
-    expected.remainder = syncRemainder { try stream.remainder }
+    expected.remainder = syncRemainder { try stream.remainder() }
     let members = JSONStream(.bytes(setup.bytes), options: options)
     do {
         try members.members(of: JSONValue.self, at: setup.path).forEach {
@@ -360,14 +360,14 @@ func checkAsync(_ setup: Setup, _ input: FuzzInput, skipping: Events) {
     } catch {
         expected.membersError = Events.describe(error)
     }
-    expected.remainder += " / " + syncRemainder { try members.remainder }
+    expected.remainder += " / " + syncRemainder { try members.remainder() }
     let counted = JSONStream(.bytes(setup.bytes), options: options)
     do {
         expected.count = try counted.count(at: setup.path)
     } catch {
         expected.countError = Events.describe(error)
     }
-    expected.remainder += " / " + syncRemainder { try counted.remainder }
+    expected.remainder += " / " + syncRemainder { try counted.remainder() }
     do {
         expected.document = "\(try setup.decoder(options).decode(AnyJSON.self, from: .bytes(setup.bytes), rootKeyPath: setup.path))"
     } catch {

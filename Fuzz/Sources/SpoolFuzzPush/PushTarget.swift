@@ -139,7 +139,7 @@ struct Outcome: Equatable, CustomStringConvertible {
         } catch {
             finishError = describe(error, input)
         }
-        readRemainder { try stream.remainder }
+        readRemainder { try stream.remainder() }
     }
 
     /// The request on a `PushJSONStream` fed `chunks`, taking elements out as `plan` says.
@@ -229,7 +229,7 @@ struct Outcome: Equatable, CustomStringConvertible {
         } catch {
             note(error)
         }
-        readRemainder { try stream.remainder }
+        readRemainder { try stream.remainder() }
         if stream.bytesRead > appended { fail("PushJSONStream read \(stream.bytesRead) bytes of \(appended) appended", input) }
     }
 

@@ -128,7 +128,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         membersRemainder = StreamRun.remainder(of: stream, input, into: &remainders)
 
         stream = JSONStream(.bytes(input.bytes), options: options)
-        nonisolated(unsafe) var reports: [JSONElements<Int>.SkippedElement] = []
+        nonisolated(unsafe) var reports: [SkippedElement] = []
         let intStream = stream.elements(of: Int.self, at: path, onError: .skip { reports.append($0) })
         do {
             while let value = try intStream.next() { ints.append(value) }
@@ -172,7 +172,7 @@ struct StreamRun: Equatable, CustomStringConvertible {
         of stream: JSONStream, _ input: FuzzInput, into values: inout [JSONValue?]
     ) -> String {
         do {
-            let value = try stream.remainder.decode(as: JSONValue.self)
+            let value = try stream.remainder().decode(as: JSONValue.self)
             values.append(value)
             return "a value"  // compared as `remainders` (a dictionary's description has no fixed order)
         } catch {

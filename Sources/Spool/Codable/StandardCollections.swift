@@ -40,7 +40,7 @@ extension Array: DecodableArray where Element: Decodable {
             }
         }
         guard elements.count == count && container.isAtEnd else {
-            throw decoder.corrupted("the array's elements were not all decoded (counted \(count), decoded \(elements.count))")
+            throw decoder.corrupted("the array's elements were not all decoded (counted \(count), decoded \(elements.count))", code: .incomplete)
         }
         return elements
     }
@@ -124,7 +124,7 @@ private struct WholeArrayWalk {
     /// Throws unless all `array.count` elements were decoded and the walk is at the end.
     func finish(decoded: Int, _ decoder: TapeDecoder) throws {
         guard decoded == array.count && child == array.end else {
-            throw decoder.corrupted("the array's elements were not all decoded (counted \(array.count), decoded \(decoded))")
+            throw decoder.corrupted("the array's elements were not all decoded (counted \(array.count), decoded \(decoded))", code: .incomplete)
         }
     }
 }

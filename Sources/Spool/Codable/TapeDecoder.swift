@@ -400,7 +400,7 @@ final class TapeDecoder: Decoder {
         case .formatted(let formatter):
             let text = try scalar(String.self)
             guard let date = formatter.date(from: text) else {
-                throw corrupted("Date string does not match format expected by formatter: \(JSONKeyPath.quoted(text))")
+                throw corrupted("Date string does not match format expected by formatter: \(JSONKeyPath.quoted(text))", code: .invalidValue)
             }
             return date
         case .custom(let read):
@@ -413,9 +413,9 @@ final class TapeDecoder: Decoder {
         do {
             return try transformer.apply(text)
         } catch let error as DecodeError {
-            throw corrupted(error.message)  // (its message, not its `error:` line)
+            throw corrupted(error.message, code: .invalidValue)  // (its message, not its `error:` line)
         } catch {
-            throw corrupted("\(error)")
+            throw corrupted("\(error)", code: .invalidValue)
         }
     }
 
@@ -425,7 +425,7 @@ final class TapeDecoder: Decoder {
             return try Data(from: self)
         case .base64:
             let text = try scalar(String.self)
-            guard let data = Data(base64Encoded: text) else { throw corrupted("Encountered Data is not valid Base64") }
+            guard let data = Data(base64Encoded: text) else { throw corrupted("Encountered Data is not valid Base64", code: .invalidValue) }
             return data
         case .custom(let read):
             return try read(self)
@@ -434,7 +434,7 @@ final class TapeDecoder: Decoder {
 
     private func decodeURL() throws -> URL {
         let text = try scalar(String.self)
-        guard let url = session.recentURLs.url(for: text) else { throw corrupted("Invalid URL string: \(JSONKeyPath.quoted(text))") }
+        guard let url = session.recentURLs.url(for: text) else { throw corrupted("Invalid URL string: \(JSONKeyPath.quoted(text))", code: .invalidValue) }
         return url
     }
 
@@ -477,7 +477,7 @@ final class TapeDecoder: Decoder {
             throw decodingError(error, type: Any.self)
         }
         guard context.isValid(index) else {
-            throw corrupted("the value's tokens are gone: a decoder was used after its stream moved on")
+            throw corrupted("the value's tokens are gone: a decoder was used after its stream moved on", code: .released)
         }
         return tape[index]
     }
@@ -545,10 +545,11 @@ final class TapeDecoder: Decoder {
         return .dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.describe(error), underlyingError: error))
     }
 
-    /// A `.dataCorrupted` error about the current value, located.
-    func corrupted(_ message: String) -> DecodingError {
+    /// A `.dataCorrupted` error about the current value, located, whose underlying
+    /// ``DecodeError`` has `code`.
+    func corrupted(_ message: String, code: DecodeError.Code) -> DecodingError {
         let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
-        var underlying = DecodeError(code: .custom, keyPath: JSONKeyPath(codingPath.map(JSONKeyPath.Component.init)), location: location, message: message)
+        var underlying = DecodeError(code: code, keyPath: JSONKeyPath(codingPath.map(JSONKeyPath.Component.init)), location: location, message: message)
         if let index, context.isValid(index) {
             let extractor = Extractor(context: context, index: index)
             underlying.actual = extractor.kindName(at: index)

@@ -19,8 +19,21 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let typeMismatch = Code(name: "type mismatch")
         /// The value is not the raw value of any case of the asked enum.
         public static let badRawValue = Code(name: "bad raw value")
+        /// A value of the right JSON kind that the asked type refuses: a date that does not
+        /// match the date strategy, Base64 that does not decode, a string `URL` does not accept.
+        public static let invalidValue = Code(name: "invalid value")
         /// An error thrown by a model's `decode` or a transformer.
         public static let custom = Code(name: "custom")
+        /// The input holds no JSON value: it is empty, or only whitespace (and comments).
+        public static let noValue = Code(name: "no value")
+        /// The value's tokens are gone: an element released once decoded
+        /// (``JSONParsingOptions/releasesDecodedElements``) was read again, or an ``Extractor``
+        /// or a decoder was used after its stream moved on.
+        public static let released = Code(name: "released")
+        /// The value could not be read to its end: the input ended inside it, or an array's
+        /// elements were not all decoded. (A safety net: the parser reports a truncated
+        /// document as a ``ParseError`` first.)
+        public static let incomplete = Code(name: "incomplete")
         /// The value is nested too deep for a recursive model to decode on the current
         /// thread's stack: decoding it would overflow the stack.
         public static let tooDeep = Code(name: "too deep")

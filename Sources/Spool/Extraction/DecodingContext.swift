@@ -102,7 +102,7 @@ final class DecodingContext {
         let name = path.isEmpty ? "the top-level value" : "\(path)"
         let what = tape.contains(container) && tape[container].kind == .objectStart ? "members" : "elements"
         return DecodeError(
-            code: .custom, keyPath: path, location: tape.contains(container) ? tape.location(at: container) : nil,
+            code: .released, keyPath: path, location: tape.contains(container) ? tape.location(at: container) : nil,
             message: "the first \(tape.gapChildren) \(what) of \(name) were released once decoded, to keep memory "
                 + "flat, and cannot be read again; decode each array once, or set "
                 + "JSONParsingOptions.releasesDecodedElements to false")
@@ -116,7 +116,7 @@ final class DecodingContext {
 
     /// The reader reports a truncated document itself; this is only a safety net.
     private func endedInsideValue() -> DecodeError {
-        DecodeError(code: .custom, keyPath: basePath, message: "the input ended inside the value being decoded")
+        DecodeError(code: .incomplete, keyPath: basePath, message: "the input ended inside the value being decoded")
     }
 
     /// The absolute index of the last token of the value that starts at `index`, reading on

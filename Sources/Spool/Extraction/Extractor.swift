@@ -29,7 +29,7 @@
 /// An extractor is valid while its value's tokens are held: for `decodeValue(from:)`, as long
 /// as the extractor exists, unless its value was an element released once decoded
 /// (``JSONParsingOptions/releasesDecodedElements``); for a streamed element, until the stream
-/// moves on. A later use throws a `.custom` ``DecodeError`` instead of reading stale data.
+/// moves on. A later use throws a ``DecodeError`` with code `.released` instead of reading stale data.
 public struct Extractor {
     let context: DecodingContext
     /// Absolute tape index of the value's first token.
@@ -449,7 +449,7 @@ public struct Extractor {
     func staleError() -> DecodeError {
         if context.isValid && context.tape.isReleased(index) { return context.releasedError() }
         return DecodeError(
-            code: .custom, keyPath: context.basePath,
+            code: .released, keyPath: context.basePath,
             message: "the value's tokens are gone: an Extractor was used after its stream moved on")
     }
 

@@ -119,7 +119,7 @@ enum JSONDocument {
         of tape: TokenTape, at start: Int, expected: Any.Type, _ body: (DecodingContext, Int) throws -> T
     ) throws -> T {
         guard tape.contains(start) else {
-            throw DecodeError(code: .missingKey, keyPath: .root, expected: TypeName.of(expected), message: "the input holds no JSON value")
+            throw DecodeError(code: .noValue, keyPath: .root, expected: TypeName.of(expected), message: "the input holds no JSON value")
         }
         return try body(DecodingContext(tape: tape, rootIndex: start), start)
     }

@@ -8,7 +8,11 @@ extension URL: JSONDecodable {
     /// A JSON string that `URL(string:)` accepts.
     public static func decode(_ e: Extractor) throws -> URL {
         let text = try e.string()
-        guard let url = URL(string: text) else { throw e.error("invalid URL \(JSONKeyPath.quoted(text))") }
+        guard let url = URL(string: text) else {
+            var error = e.error("invalid URL \(JSONKeyPath.quoted(text))")
+            error.code = .invalidValue
+            throw error
+        }
         return url
     }
 }

@@ -10,8 +10,9 @@
 /// ```
 ///
 /// A chunk with contiguous storage is copied once, straight into the parser's window; bytes
-/// are gathered into chunks of ``JSONParsingOptions/chunkSize``. The sequence is iterated
-/// once, by the first reader made from the input: an input is not read twice.
+/// are gathered into chunks of ``JSONParsingOptions/chunkSize``. Each reader made from an
+/// input iterates its sequence afresh (`makeAsyncIterator()`): a sequence that can be iterated
+/// only once, as a network body, is read by one reader.
 public struct AsyncJSONInput {
     let makeSource: (_ options: JSONParsingOptions) -> any ChunkSource
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Where JSON text comes from: a file, a descriptor, standard input, or bytes in memory. Every
 /// reader, stream and decoder takes one, with the same options for all.
@@ -18,8 +19,13 @@ import Foundation
 /// never whole. One that cannot be opened (missing, a directory, not a file URL) is reported by
 /// the first call that reads, as an ``InputError`` naming it; nothing traps. Bytes in memory
 /// are read where they are, without a copy of the whole input (a `String` is copied once, as
-/// its UTF-8 bytes). An input is a description: the same value can be read any number of
-/// times, each reader opening it afresh.
+/// its UTF-8 bytes).
+///
+/// A file, a URL or bytes can be read any number of times, each reader opening the input
+/// afresh. A descriptor cannot be read afresh (a second reader would go on where the first
+/// stopped, and with `closeWhenDone` both would close it), so a descriptor input is read by
+/// one reader: another reader, stream or decode made from the same value (or a copy of it)
+/// throws an ``InputError`` at its first read. Each use of ``standardInput`` is a new input.
 ///
 /// For input that arrives as an `AsyncSequence` (a network body), see ``AsyncJSONInput``; for
 /// input pushed to you in callbacks, ``PushJSONStream`` and ``JSONReader/incremental(options:)``.
@@ -27,7 +33,7 @@ public struct JSONInput: Sendable {
     enum Source: Sendable {
         case file(String)
         case url(URL)
-        case descriptor(Int32, closeWhenDone: Bool)
+        case descriptor(DescriptorClaim)
         case bytes([UInt8])
         case data(Data)
         case string(String)
@@ -46,11 +52,11 @@ public struct JSONInput: Sendable {
     /// with (the reader, stream or decode is gone) only when `closeWhenDone` is true; else the
     /// caller keeps owning it.
     public static func fileDescriptor(_ descriptor: Int32, closeWhenDone: Bool) -> JSONInput {
-        JSONInput(source: .descriptor(descriptor, closeWhenDone: closeWhenDone))
+        JSONInput(source: .descriptor(DescriptorClaim(descriptor, closeWhenDone: closeWhenDone)))
     }
 
     /// Standard input (descriptor 0, which stays open), named `<stdin>` in errors.
-    public static var standardInput: JSONInput { JSONInput(source: .descriptor(0, closeWhenDone: false)) }
+    public static var standardInput: JSONInput { .fileDescriptor(0, closeWhenDone: false) }
 
     /// JSON text held as bytes.
     public static func bytes(_ bytes: [UInt8]) -> JSONInput { JSONInput(source: .bytes(bytes)) }
@@ -66,7 +72,7 @@ public struct JSONInput: Sendable {
         switch source {
         case .file(let path): return path
         case .url(let url): return url.isFileURL ? url.path : url.absoluteString
-        case .descriptor(let descriptor, _): return Self.name(ofDescriptor: descriptor)
+        case .descriptor(let claim): return Self.name(ofDescriptor: claim.descriptor)
         case .bytes, .data, .string: return "<memory>"
         }
     }
@@ -85,8 +91,13 @@ public struct JSONInput: Sendable {
                         reason: "only file URLs are read; fetch other URLs yourself and read the body as an AsyncJSONInput")
                 }
                 return try FileByteSource(path: url.path)
-            case .descriptor(let descriptor, let closeWhenDone):
-                return FileByteSource(fileDescriptor: descriptor, name: name, closeWhenDone: closeWhenDone)
+            case .descriptor(let claim):
+                guard claim.claim() else {
+                    throw InputError(
+                        source: name, operation: "read",
+                        reason: "this descriptor input was read already: a descriptor is read by one reader")
+                }
+                return FileByteSource(fileDescriptor: claim.descriptor, name: name, closeWhenDone: claim.closeWhenDone)
             case .bytes(let bytes):
                 return MemoryByteSource(bytes)
             case .data(let data):
@@ -101,5 +112,25 @@ public struct JSONInput: Sendable {
 
     static func name(ofDescriptor descriptor: Int32) -> String {
         descriptor == 0 ? "<stdin>" : "fd \(descriptor)"
+    }
+}
+
+/// A descriptor and who may read it: the first reader made from its input, once.
+final class DescriptorClaim: Sendable {
+    let descriptor: Int32
+    let closeWhenDone: Bool
+    private let claimed = Mutex(false)
+
+    init(_ descriptor: Int32, closeWhenDone: Bool) {
+        self.descriptor = descriptor
+        self.closeWhenDone = closeWhenDone
+    }
+
+    /// True the first time only.
+    func claim() -> Bool {
+        claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

@@ -7,7 +7,7 @@
 /// for try await band in stream.elements(of: Band.self, at: "objects") {
 ///     print(band.name)
 /// }
-/// let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
 /// ```
 ///
 /// Elements, members, counts, errors, the remainder and memory bounds are those of
@@ -27,7 +27,7 @@
 /// - of the elements already parsed (at most a chunk's), fewer than 16 are handed out first.
 ///
 /// The stream then stays cancelled: its elements end (`next()` returns nil), and ``finish()``
-/// and ``remainder`` throw `CancellationError`, since the rest of the input will not come.
+/// and ``remainder()`` throw `CancellationError`, since the rest of the input will not come.
 public final class AsyncJSONStream {
     let input: AsyncJSONReader
     let core: StreamCore
@@ -41,7 +41,7 @@ public final class AsyncJSONStream {
     /// The elements of the array at `path`, each decoded as `T` (see ``JSONStream/elements(of:at:onError:)``).
     /// Cancelling the task ends them with `CancellationError` (see ``AsyncJSONStream``).
     public func elements<T: JSONDecodable>(
-        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
         AsyncJSONElements(stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
     }
@@ -52,7 +52,7 @@ public final class AsyncJSONStream {
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
-        onError policy: JSONElements<T>.ErrorPolicy = .stop
+        onError policy: ElementErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
         AsyncJSONElements(
             stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
@@ -103,12 +103,10 @@ public final class AsyncJSONStream {
     }
 
     /// The document without the streamed elements, reading the rest of the input first (see
-    /// ``JSONStream/remainder``). Throws `CancellationError` when the task is, or was, cancelled.
-    public var remainder: Extractor {
-        get async throws {
-            try await finish()
-            return try core.remainder()
-        }
+    /// ``JSONStream/remainder()``). Throws `CancellationError` when the task is, or was, cancelled.
+    public func remainder() async throws -> Extractor {
+        try await finish()
+        return try core.remainder()
     }
 
     /// Runs `step` until it hands something out or ends, feeding input while it needs some.
@@ -192,7 +190,7 @@ public struct AsyncJSONElements<Element>: AsyncSequence {
     let state: State
 
     init(
-        stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
+        stream: AsyncJSONStream, refusal: StreamUsageError?, policy: ElementErrorPolicy,
         decode: @escaping (Int, ElementPath) throws -> Element
     ) {
         state = State(stream: stream, refusal: refusal, policy: policy, decode: decode)
@@ -203,11 +201,11 @@ public struct AsyncJSONElements<Element>: AsyncSequence {
         let stream: AsyncJSONStream
         var refusal: StreamUsageError?
         let isRefused: Bool
-        let policy: JSONElements<Element>.ErrorPolicy
+        let policy: ElementErrorPolicy
         let decode: (Int, ElementPath) throws -> Element
 
         init(
-            stream: AsyncJSONStream, refusal: StreamUsageError?, policy: JSONElements<Element>.ErrorPolicy,
+            stream: AsyncJSONStream, refusal: StreamUsageError?, policy: ElementErrorPolicy,
             decode: @escaping (Int, ElementPath) throws -> Element
         ) {
             self.stream = stream

@@ -16,29 +16,6 @@
 /// skipped, reported, and the stream goes on. A ``ParseError`` always ends it (the rest cannot
 /// be trusted), and says how many elements were decoded before it.
 public final class JSONElements<Value>: Sequence {
-    /// What to do when an element does not decode.
-    public enum ErrorPolicy {
-        /// Throw the ``DecodeError``; the stream ends.
-        case stop
-        /// Skip the element, hand its report to the closure, and go on.
-        case skip((SkippedElement) -> Void)
-    }
-
-    /// An element that did not decode.
-    public struct SkippedElement: CustomStringConvertible {
-        /// The element's 0-based index in its array (or among the top-level values).
-        public var index: Int
-        /// Where the element starts.
-        public var location: SourceLocation?
-        /// Why it did not decode. For a `Decodable` element, the located error under the
-        /// `DecodingError` (its `underlyingError`).
-        public var error: DecodeError
-        /// `skipped element 3 at 12:5: 12:18: error: ...`
-        public var description: String {
-            "skipped element \(index)" + (location.map { " at \($0)" } ?? "") + ": \(error)"
-        }
-    }
-
     private let core: StreamCore
     /// A second request on the stream: `next()` throws this once, then ends.
     private var refusal: StreamUsageError?
@@ -48,7 +25,7 @@ public final class JSONElements<Value>: Sequence {
     private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
 
     init(
-        core: StreamCore, refusal: StreamUsageError?, policy: ErrorPolicy,
+        core: StreamCore, refusal: StreamUsageError?, policy: ElementErrorPolicy,
         decode: @escaping (_ start: Int, _ path: ElementPath) throws -> Value
     ) {
         self.core = core
@@ -107,18 +84,6 @@ public final class JSONElements<Value>: Sequence {
 
     /// An iterator sharing this sequence's position in the stream.
     public func makeIterator() -> Iterator { Iterator(elements: self) }
-}
-
-extension JSONElements.ErrorPolicy {
-    /// The core's skip hook for this policy: reports and goes on for `.skip`, stops for `.stop`.
-    func skipper(_ core: StreamCore) -> (Int, Int, any Error) -> Bool {
-        { index, start, error in
-            guard case .skip(let report) = self else { return false }
-            let location = core.reader.tape.location(at: start)
-            report(JSONElements.SkippedElement(index: index, location: location, error: DecodeError(located: error, at: location)))
-            return true
-        }
-    }
 }
 
 extension DecodeError {

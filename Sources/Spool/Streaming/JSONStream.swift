@@ -13,7 +13,7 @@ import Foundation
 /// while let band = try bands.next() {
 ///     print(band.name)
 /// }
-/// let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
 /// ```
 ///
 /// Each element's tokens are decoded and then dropped, so memory is bounded by the largest
@@ -21,7 +21,7 @@ import Foundation
 /// background thread while your code handles the elements. Stopping early (not calling
 /// `next()` again, dropping the stream) stops reading.
 ///
-/// The values beside the streamed array are not lost: ``remainder`` holds the document with
+/// The values beside the streamed array are not lost: ``remainder()`` holds the document with
 /// the array's elements left out, once the elements have been read.
 ///
 /// A stream is a single-threaded object: use it from one thread or task at a time.
@@ -51,7 +51,7 @@ public final class JSONStream {
     /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
     /// ``StreamUsageError`` from its first `next()`.
     public func elements<T: JSONDecodable>(
-        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
         JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
     }
@@ -73,7 +73,7 @@ public final class JSONStream {
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
-        onError policy: JSONElements<T>.ErrorPolicy = .stop
+        onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
         JSONElements(
             core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
@@ -111,7 +111,7 @@ public final class JSONStream {
     public var totalBytes: Int? { reader.totalBytes }
 
     /// Reads the rest of the input, checking that it is valid JSON (and recording the
-    /// ``remainder``). Call it after the last element to be sure nothing after it is broken.
+    /// ``remainder()``). Call it after the last element to be sure nothing after it is broken.
     public func finish() throws {
         _ = try core.readRest()
     }
@@ -121,10 +121,8 @@ public final class JSONStream {
     /// the elements have not all been read. With several top-level values, the first one's.
     /// - Throws: ``ParseError`` or ``InputError`` from reading the rest; ``DecodeError`` when
     ///   the document holds no value.
-    public var remainder: Extractor {
-        get throws {
-            _ = try core.readRest()
-            return try core.remainder()
-        }
+    public func remainder() throws -> Extractor {
+        _ = try core.readRest()
+        return try core.remainder()
     }
 }

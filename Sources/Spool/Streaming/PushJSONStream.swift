@@ -13,7 +13,7 @@
 /// // when the body has ended:
 /// try stream.finishInput()
 /// while let band = try bands.next() { print(band.name) }
-/// let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+/// let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
 /// ```
 ///
 /// `next()` returns `nil` when the next element needs input that has not been appended yet;
@@ -69,7 +69,7 @@ public final class PushJSONStream {
     ///   element before the error has been handed out; else `next()` throws it after them,
     ///   in place of ending. Before any request (``elements(of:at:onError:)`` and the like),
     ///   it throws only when no token comes before the error (an empty input); the request's
-    ///   `next()`, ``finish()`` or ``remainder`` report the others. ``StreamUsageError`` when
+    ///   `next()`, ``finish()`` or ``remainder()`` report the others. ``StreamUsageError`` when
     ///   another call on the stream is running (the input is not ended).
     public func finishInput() throws {
         try core.exclusive("finishInput()") { try endInput() }
@@ -94,7 +94,7 @@ public final class PushJSONStream {
     /// The elements of the array at `path`, each decoded as `T` (see
     /// ``JSONStream/elements(of:at:onError:)``).
     public func elements<T: JSONDecodable>(
-        of type: T.Type, at path: JSONKeyPath = .root, onError policy: JSONElements<T>.ErrorPolicy = .stop
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
         JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
     }
@@ -113,7 +113,7 @@ public final class PushJSONStream {
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
-        onError policy: JSONElements<T>.ErrorPolicy = .stop
+        onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
         JSONElements(
             core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
@@ -153,18 +153,16 @@ public final class PushJSONStream {
         }
     }
 
-    /// The document without the streamed elements (see ``JSONStream/remainder``).
+    /// The document without the streamed elements (see ``JSONStream/remainder()``).
     /// - Throws: ``StreamUsageError`` when the input has not been finished with
     ///   ``finishInput()``, or another call on the stream is running; ``ParseError`` or
-    ///   ``DecodeError`` as for ``JSONStream/remainder``.
-    public var remainder: Extractor {
-        get throws {
-            try core.exclusive("remainder") {
-                guard try core.readRest() else {
-                    throw StreamUsageError(message: "the remainder is known once the input has ended: call finishInput() first")
-                }
-                return try core.remainder()
+    ///   ``DecodeError`` as for ``JSONStream/remainder()``.
+    public func remainder() throws -> Extractor {
+        try core.exclusive("remainder()") {
+            guard try core.readRest() else {
+                throw StreamUsageError(message: "the remainder is known once the input has ended: call finishInput() first")
             }
+            return try core.remainder()
         }
     }
 

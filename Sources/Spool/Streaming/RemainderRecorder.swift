@@ -48,7 +48,7 @@ final class RemainderRecorder {
     /// The recorded document, once the rest of the input has been read.
     func finish() throws -> Extractor {
         guard tape.count > 0 else {
-            throw DecodeError(code: .missingKey, keyPath: .root, message: "the input holds no JSON value")
+            throw DecodeError(code: .noValue, keyPath: .root, message: "the input holds no JSON value")
         }
         return Extractor(context: DecodingContext(tape: tape, rootIndex: tape.base), index: tape.base)
     }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The one streaming loop behind ``JSONStream``, ``AsyncJSONStream`` and ``PushJSONStream``:
 /// navigation to the container at a path, the element (or member) loop, skip-and-report, and
-/// the recording of the ``JSONStream/remainder``.
+/// the recording of the ``JSONStream/remainder()``.
 ///
 /// It never reads input itself. Each step either hands out the next complete element, or says
 /// that it ``Step/needsInput``: a pull reader's shell never sees that (its reader reads as it

@@ -5,7 +5,7 @@ extension JSONWriter {
     /// (``JSONParsingOptions/allowsMultipleValues``), the writer must be in ``Format/lines``.
     ///
     /// ```swift
-    /// let reader = try JSONReader(.file("catalog.json"))
+    /// let reader = JSONReader(.file("catalog.json"))
     /// let writer = JSONWriter.standardOutput(format: .pretty(indent: 4))
     /// try writer.copy(from: reader)
     /// try writer.finish()

@@ -41,7 +41,7 @@ struct BandsCommand: ParsableCommand {
             let (stream, bar) = input.stream(options: parsing.options, progress: progress, streamsOutput: !summary)
             defer { bar.finish() }
             var skipped = 0
-            let policy: JSONElements<Band>.ErrorPolicy =
+            let policy: ElementErrorPolicy =
                 skipInvalid
                 ? .skip { report in
                     skipped += 1
@@ -65,7 +65,7 @@ struct BandsCommand: ParsableCommand {
                     try output.line("\(TerminalText.safe(band.name))\t\(band.status)\t\(members)\t\(TerminalText.safe(homepage))")
                 }
             }
-            let lastUpdated = try stream.remainder.valueOptional("last_updated", DateTransformers.iso8601)
+            let lastUpdated = try stream.remainder().valueOptional("last_updated", DateTransformers.iso8601)
             bar.finish()
             try output.line("bands: \(bandCount)")
             try output.line("members: \(memberCount)")

@@ -168,7 +168,7 @@ extension DocumentationExamples {
             while let band = try bands.next() {
                 print(band.name, band.members.count)
             }
-            let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
             print(updated)   // 2016-05-17 22:43:04 +0000
 
             #expect(
@@ -263,7 +263,7 @@ extension DocumentationExamples {
             for try await band in stream.elements(of: Band.self, at: "objects") {
                 print(band.name)
             }
-            let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+            let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
 
             #expect(printed.lines == ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"])
             #expect(updated == DocumentationExamples.lastUpdated)

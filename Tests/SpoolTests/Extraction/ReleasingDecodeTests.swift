@@ -110,7 +110,7 @@ struct ReleasingDecodeTests {
         let error = #expect(throws: DecodeError.self) {
             _ = try ReadsTwice.decodeValue(from: .string(text), options: Self.options(chunkSize: 4096))
         }
-        #expect(error?.code == .custom)
+        #expect(error?.code == .released)
         #expect(error?.message.contains("elements of items were released once decoded") == true)
         #expect(error?.message.contains("releasesDecodedElements") == true)
         // Without releasing, the same model decodes.

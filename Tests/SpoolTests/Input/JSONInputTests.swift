@@ -86,7 +86,7 @@ struct JSONInputTests {
         #expect(performing: { _ = try JSONReader(input).next() }, throws: matches)
         #expect(performing: { _ = try JSONStream(input).elements(of: Band.self, at: "objects").next() }, throws: matches)
         #expect(performing: { _ = try JSONStream(input).count(at: "objects") }, throws: matches)
-        #expect(performing: { _ = try JSONStream(input).remainder }, throws: matches)
+        #expect(performing: { _ = try JSONStream(input).remainder() }, throws: matches)
         #expect(performing: { _ = try [Band].decodeValue(from: input, rootKeyPath: "objects") }, throws: matches)
         #expect(performing: { _ = try StreamingJSONDecoder().decode([Band].self, from: input, rootKeyPath: "objects") }, throws: matches)
     }
@@ -142,6 +142,26 @@ struct JSONInputTests {
         #expect(JSONInput.fileDescriptor(7, closeWhenDone: false).name == "fd 7")
         #expect(JSONInput.standardInput.name == "<stdin>")
         #expect(JSONInput.data(Data()).name == "<memory>")
+    }
+
+    @Test func aDescriptorInputIsReadByOneReader() throws {
+        let path = Fixtures.path("JSONTestSuite/test_parsing/y_array_empty.json")
+        let descriptor = open(path, O_RDONLY)
+        let input = JSONInput.fileDescriptor(descriptor, closeWhenDone: true)
+        do {
+            #expect(try JSONReader(input).next() == .arrayStart)
+        }
+        // The first reader closed it; the number may be reused by a file opened since, which
+        // a second reader of the same input must neither read nor close.
+        let other = open(path, O_RDONLY)
+        defer { close(other) }
+        let copy = input
+        let error = #expect(throws: InputError.self) { _ = try JSONReader(copy).next() }
+        #expect(error?.description.contains("read already") == true)
+        #expect(fcntl(other, F_GETFD) != -1)
+        #expect(throws: InputError.self) { _ = try StreamingJSONDecoder().decode([Int].self, from: input) }
+        // Each `standardInput` is a new input.
+        #expect(JSONInput.standardInput.name == JSONInput.standardInput.name)
     }
 
     @Test func anInputIsReadAfreshEachTime() {

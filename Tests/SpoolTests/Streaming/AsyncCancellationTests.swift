@@ -220,7 +220,7 @@ struct AsyncCancellationTests {
             case .count:
                 count = try await stream.count()
             default:
-                count = try await stream.remainder.decode(as: [Leaf].self).count
+                count = try await stream.remainder().decode(as: [Leaf].self).count
             }
             return count
         }
@@ -405,7 +405,7 @@ struct AsyncCancellationTests {
             log.append("then \(type(of: error))")
         }
         do {
-            _ = try await stream.remainder
+            _ = try await stream.remainder()
             log.append("remainder")
         } catch {
             log.append("remainder: \(type(of: error))")

@@ -52,7 +52,7 @@ struct AsyncJSONStreamTests {
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
         #expect(names == SeedModelTests.sampleNames)
-        let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+        let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
         #expect(updated == SeedModelTests.sampleLastUpdated)
     }
 
@@ -121,7 +121,7 @@ struct AsyncJSONStreamTests {
         let stream = AsyncJSONStream(.bytes(bytes))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
-        let updated = try await stream.remainder.value("last_updated", DateTransformers.iso8601)
+        let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
         #expect(names == SeedModelTests.sampleNames)
         #expect(updated == SeedModelTests.sampleLastUpdated)
 
@@ -167,7 +167,7 @@ struct AsyncJSONStreamTests {
         let stream = AsyncJSONStream(.chunks(IsolationRecordingChunks(chunks: chunks, log: log)))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
-        _ = try await stream.remainder
+        _ = try await stream.remainder()
         #expect(names == SeedModelTests.sampleNames)
         #expect(log.entries.count > 4 && log.entries.allSatisfy { $0 }, "\(log.entries)")
     }

@@ -32,7 +32,7 @@ struct NDJSONPathTests {
         var values: [Int] = []
         try stream.elements(of: Int.self, at: "objects").forEach { values.append($0) }
         #expect(values == [1, 2, 3, 4])
-        #expect(try stream.remainder <| "n" as String == "first")  // the first value's remainder
+        #expect(try stream.remainder() <| "n" as String == "first")  // the first value's remainder
         #expect(try JSONStream(.string(Self.text), options: options).count(at: "objects") == 4)
     }
 
@@ -139,6 +139,6 @@ struct NDJSONPathTests {
         var values: [Int] = []
         try stream.elements(of: Int.self, at: "objects").forEach { values.append($0) }
         #expect(values == [1, 2])
-        #expect(try stream.remainder <| "after" as Bool)
+        #expect(try stream.remainder() <| "after" as Bool)
     }
 }

@@ -92,7 +92,7 @@ struct PushOverlappingCallTests {
         let log = Log()
         let values = stream.elements(of: Int.self, onError: .skip { [unowned stream] _ in
             log.attempt { try stream.finishInput() }
-            log.attempt { _ = try stream.remainder }
+            log.attempt { _ = try stream.remainder() }
         })
         try stream.append(Array(#"[1, "two", 3"#.utf8))
         var seen: [Int] = []
@@ -104,7 +104,7 @@ struct PushOverlappingCallTests {
         while let value = try values.next() { seen.append(value) }
         #expect(seen == [1, 3])
         #expect(log.usageMessages.count == 2, "\(log.usageMessages)")
-        #expect(log.usageMessages.last?.hasPrefix("remainder was called") == true)
+        #expect(log.usageMessages.last?.hasPrefix("remainder() was called") == true)
     }
 
     /// Another thread's calls, made (and waited for) while a call on this thread is running.
@@ -144,7 +144,7 @@ struct PushOverlappingCallTests {
     /// The guard is released by every call, also one that throws.
     @Test func aCallThatThrowsLeavesTheStreamUsable() throws {
         let stream = PushJSONStream()
-        #expect(throws: StreamUsageError.self) { _ = try stream.remainder }  // input not finished
+        #expect(throws: StreamUsageError.self) { _ = try stream.remainder() }  // input not finished
         try stream.append(Array("[1]".utf8))
         #expect(try stream.count() == 1)
         #expect(try stream.finish())

@@ -8,7 +8,7 @@ struct RemainderAfterErrorTests {
     func theRemainderOfAFailedStreamIsReadable(_ text: String) throws {
         let stream = JSONStream(.string(text))
         #expect(throws: DecodeError.self) { _ = try stream.elements(of: JSONValue.self, at: "a").next() }
-        let remainder = try stream.remainder
+        let remainder = try stream.remainder()
         #expect(try remainder.decode(as: JSONValue.self) == JSONValue.decodeValue(from: .string(text)))
     }
 }

@@ -32,7 +32,7 @@ struct StreamShellTests {
         try stream.finishInput()
         while let band = try bands.next() { names.append(band.name) }
         #expect(bands.isFinished)
-        let updated = try stream.remainder.value("last_updated", DateTransformers.iso8601)
+        let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
         return (names, updated, progress)
     }
 
@@ -66,7 +66,7 @@ struct StreamShellTests {
             var seen: [String] = []
             let stream = JSONStream(.bytes(bytes))
             try stream.elements(of: JSONValue.self, at: "items").forEach { seen.append("\($0)") }
-            seen.append("\(try stream.remainder <| "end" as Bool)")
+            seen.append("\(try stream.remainder() <| "end" as Bool)")
             return seen
         }
         let expected = try sync()
@@ -79,7 +79,7 @@ struct StreamShellTests {
             try stream.append(bytes[split...])
             try stream.finishInput()
             while let item = try items.next() { seen.append("\(item)") }
-            seen.append("\(try stream.remainder <| "end" as Bool)")
+            seen.append("\(try stream.remainder() <| "end" as Bool)")
             #expect(seen == expected, "split at \(split)")
         }
     }
@@ -155,16 +155,16 @@ struct StreamShellTests {
         }
         try members.finishInput()
         #expect(seen == ["u1=1", "u2=2", "u3=3"])
-        #expect(try members.remainder <| "total" as Int == 3)
+        #expect(try members.remainder() <| "total" as Int == 3)
 
         let counter = PushJSONStream()
         try counter.append(bytes[..<20])
         #expect(try counter.count(at: "users") == nil)  // not known yet
         try counter.append(bytes[20...])
         #expect(try counter.count(at: "users") == 3)
-        #expect(throws: StreamUsageError.self) { try counter.remainder }  // input not finished
+        #expect(throws: StreamUsageError.self) { try counter.remainder() }  // input not finished
         try counter.finishInput()
-        #expect(try counter.remainder <| "total" as Int == 3)
+        #expect(try counter.remainder() <| "total" as Int == 3)
     }
 
     @Test(arguments: [1, 9, 4096])
@@ -179,7 +179,7 @@ struct StreamShellTests {
         #expect(seen == ["u1=1", "u2=2"])
         try await stream.finish()
         #expect(progress == bytes.count)
-        #expect(try await stream.remainder <| "total" as Int == 2)
+        #expect(try await stream.remainder() <| "total" as Int == 2)
 
         let counted = AsyncJSONStream(.chunks(Self.chunks(bytes, size: size)))
         #expect(try await counted.count(at: "list") == 3)

@@ -77,6 +77,6 @@ struct PushFinishTests {
         while let value = try elements.next() { values.append(value) }
         #expect(try stream.finish())
         #expect(values == [1, 2])
-        #expect(try stream.remainder <| "b" as Bool)
+        #expect(try stream.remainder() <| "b" as Bool)
     }
 }

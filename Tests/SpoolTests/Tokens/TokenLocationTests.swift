@@ -88,7 +88,7 @@ struct TokenLocationTests {
         var count = 0
         while try elements.next() != nil { count += 1 }
         #expect(count == 3000)
-        let rest = try stream.remainder
+        let rest = try stream.remainder()
         let date: Extractor = try rest <| "last_updated"
         let location = try #require(date.location)
         #expect(location.line == 2 + 3000 * 7 + 2)  // seven lines per band
