@@ -13,6 +13,7 @@ final class RemainderRecorder {
     /// Appends the reader's current token.
     func record(from reader: JSONReader) {
         guard isRecording, let token = reader.currentToken else { return }
+        tape.textIsValidUTF8 = reader.tape.textIsValidUTF8
         let line = reader.tape.line(of: token)
         tape.noteLine(line.line, startingAt: line.offset)
         var copy = token

@@ -58,6 +58,10 @@ final class TokenTape {
     @exclusivity(unchecked) var gapContainer = -1
     @exclusivity(unchecked) var gapChildren = 0
 
+    /// Whether the text of every key and string was checked as UTF-8 by the parser
+    /// (``JSONParsingOptions/validatesUTF8``), so a writer copying it need not check it again.
+    @exclusivity(unchecked) var textIsValidUTF8 = false
+
     /// Where a line holding tokens starts: its number (1-based) and absolute offset.
     struct LineStart {
         var line: Int

@@ -21,19 +21,7 @@ extension JSONWriter {
             var index = extractor.index
             while index <= last {
                 try context.ensure(index)  // throws for released tokens
-                let token = tape[index]
-                switch token.kind {
-                case .objectStart: try beginObject()
-                case .objectEnd: try endObject()
-                case .arrayStart: try beginArray()
-                case .arrayEnd: try endArray()
-                case .key: try key(utf8: tape.bytes(of: token))
-                case .string: try string(utf8: tape.bytes(of: token))
-                case .number: try number(utf8: tape.bytes(of: token))
-                case .true: try bool(true)
-                case .false: try bool(false)
-                case .null: try null()
-                }
+                try write(tape[index], of: tape)
                 index += 1
             }
         } catch {

@@ -72,6 +72,11 @@ extension JSONWriter {
             let shown = String(decoding: bytes.prefix(40), as: UTF8.self)
             throw Self.invalidValue("\"\(shown)\(bytes.count > 40 ? "..." : "")\" is not a JSON number")
         }
+        try writeParsedNumber(bytes)
+    }
+
+    /// Writes number text the parser read as a JSON number.
+    func writeParsedNumber(_ bytes: UnsafeBufferPointer<UInt8>) throws(WriteError) {
         try beginValue()
         try reserve(bytes.count)
         append(bytes)

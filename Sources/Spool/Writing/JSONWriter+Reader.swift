@@ -15,26 +15,9 @@ extension JSONWriter {
     ///   stays, up to the last complete token: ``finishAtLineBoundary()`` then ends it with
     ///   the last whole line), ``WriteError`` from the writer.
     public func copy(from reader: JSONReader) throws {
-        while let token = try reader.next() {
-            switch token {
-            case .objectStart: try beginObject()
-            case .objectEnd: try endObject()
-            case .arrayStart: try beginArray()
-            case .arrayEnd: try endArray()
-            case .key: try key(utf8: reader.currentBytes)
-            case .string: try string(utf8: reader.currentBytes)
-            case .number: try number(utf8: reader.currentBytes)
-            case .bool(let value): try bool(value)
-            case .null: try null()
-            }
+        while try reader.next() != nil {
+            guard let token = reader.currentToken else { continue }
+            try write(token, of: reader.tape)
         }
-    }
-}
-
-extension JSONReader {
-    /// The current key's, string's or number's bytes on the tape (empty for other tokens).
-    var currentBytes: UnsafeBufferPointer<UInt8> {
-        guard let token = currentToken, token.hasText else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return tape.bytes(of: token)
     }
 }

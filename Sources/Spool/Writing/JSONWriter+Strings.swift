@@ -13,10 +13,15 @@ extension JSONWriter {
     public func string<Bytes: Collection>(utf8 bytes: Bytes) throws(WriteError) where Bytes.Element == UInt8 {
         try withContiguousBytes(bytes) { (text) throws(WriteError) in
             try Self.validateUTF8(text, what: "string")
-            try beginValue()
-            try writeQuoted(text)
-            try endValue()
+            try writeString(text)
         }
+    }
+
+    /// Writes a string value whose UTF-8 is known to be valid.
+    func writeString(_ text: UnsafeBufferPointer<UInt8>) throws(WriteError) {
+        try beginValue()
+        try writeQuoted(text)
+        try endValue()
     }
 
     /// Writes `value` in quotes, escaped.
@@ -38,13 +43,19 @@ extension JSONWriter {
     /// unless disabled, `/` with a backslash; `\b \f \n \r \t`; other control characters as
     /// `\u00xx`. Runs of plain bytes are found 8 at a time and copied whole.
     func writeQuoted(_ text: UnsafeBufferPointer<UInt8>) throws(WriteError) {
-        let length = text.count
-        try reserve(length &+ 2)
+        try reserve(text.count &+ 2)
         append(UInt8(ascii: "\""))
-        guard let source = text.baseAddress, length > 0 else {
-            append(UInt8(ascii: "\""))
-            return
-        }
+        try appendEscaped(text, keepingRoom: 1)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `text` escaped (see ``writeQuoted(_:)-(UnsafeBufferPointer<UInt8>)``), where the
+    /// buffer has room for `text` as it is plus `trailing` bytes, and keeps room for `trailing`
+    /// bytes after it. Escaping needs no state across bytes, so text may come in slices.
+    @inline(__always)
+    func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, keepingRoom trailing: Int) throws(WriteError) {
+        let length = text.count
+        guard let source = text.baseAddress, length > 0 else { return }
         let slashes = escapesSlashes
         var index = 0
         var runStart = 0
@@ -64,14 +75,13 @@ extension JSONWriter {
             // The run before the escape fits: reserved with the bytes still to come.
             (buffer + count).update(from: source + runStart, count: index &- runStart)
             count &+= index &- runStart
-            try reserve(6 &+ (length &- index))
+            try reserve(6 &+ (length &- index &- 1) &+ trailing)
             appendEscape(byte)
             index &+= 1
             runStart = index
         }
         (buffer + count).update(from: source + runStart, count: length &- runStart)
         count &+= length &- runStart
-        append(UInt8(ascii: "\""))
     }
 
     @inline(__always)

@@ -306,12 +306,17 @@ public final class JSONWriter {
     public func key<Bytes: Collection>(utf8 bytes: Bytes) throws(WriteError) where Bytes.Element == UInt8 {
         try withContiguousBytes(bytes) { (text) throws(WriteError) in
             try Self.validateUTF8(text, what: "key")
-            try beginKey()
-            let start = count
-            try writeQuoted(text)
-            if current.memberBase >= 0 { recordKey(start: start, escaped: count - start - 2 != text.count) }
-            try writeColon()
+            try writeKey(text)
         }
+    }
+
+    /// Writes an object key whose UTF-8 is known to be valid.
+    func writeKey(_ text: UnsafeBufferPointer<UInt8>) throws(WriteError) {
+        try beginKey()
+        let start = count
+        try writeQuoted(text)
+        if current.memberBase >= 0 { recordKey(start: start, escaped: count - start - 2 != text.count) }
+        try writeColon()
     }
 
     // MARK: - Scalars

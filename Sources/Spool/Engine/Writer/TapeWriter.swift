@@ -47,6 +47,7 @@ final class TapeWriter {
         allowsMultipleValues = options.allowsMultipleValues
         self.recordsLatePatches = recordsLatePatches
         tape = TokenTape()
+        tape.textIsValidUTF8 = options.validatesUTF8
         window = InputWindow(capacity: options.effectiveChunkSize + 256)
         positions = TokenPositions(window: window)
     }
