@@ -16,7 +16,7 @@ public enum DateTransformers {
     /// in Foundation's calendar as `JSONDecoder` reads them: Gregorian from 1582-10-15, Julian
     /// before.
     public static let iso8601 = Transformer<String, Date> { text in
-        guard let date = ISO8601Parser.parse(text) else { throw DateError(text: text, format: "ISO 8601") }
+        guard let date = ISO8601Parser.parse(text) else { throw invalidDate(text, expected: "ISO 8601") }
         return date
     }
 
@@ -27,7 +27,7 @@ public enum DateTransformers {
     public static func pattern(_ pattern: String) -> Transformer<String, Date> {
         let fields = DatePattern(pattern)
         return Transformer { text in
-            guard let date = fields.parse(text) else { throw DateError(text: text, format: pattern) }
+            guard let date = fields.parse(text) else { throw invalidDate(text, expected: pattern) }
             return date
         }
     }
@@ -39,14 +39,11 @@ public enum DateTransformers {
     public static let millisecondsSince1970 = Transformer<Double, Date> { Date(timeIntervalSince1970: $0 / 1000) }
 }
 
-/// A date string that does not match its format.
-public struct DateError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The text that failed.
-    public var text: String
-    /// The format it was expected in.
-    public var format: String
-    /// `invalid date "1967-13-01" (expected yyyy-MM-dd)`.
-    public var description: String { "invalid date \(JSONKeyPath.quoted(text)) (expected \(format))" }
+/// The error for a date string that does not match its format: code `.invalidValue`, message
+/// `invalid date "1967-13-01" (expected yyyy-MM-dd)`; the decoder that applied the transformer
+/// adds the value's path and location.
+func invalidDate(_ text: String, expected format: String) -> DecodeError {
+    DecodeError(code: .invalidValue, keyPath: .root, message: "invalid date \(JSONKeyPath.quoted(text)) (expected \(format))")
 }
 
 /// Calendar arithmetic in UTC for the calendar Foundation's `Calendar(identifier: .gregorian)`,
