@@ -28,11 +28,7 @@ struct JSONInputTests {
             let expected = readAll(.bytes(Fixtures.bytes(name)), chunkSize: chunkSize)
             #expect(expected == readAll(Fixtures.bytes(name), chunkSize: chunkSize), "\(name)")
             for (kind, input) in Self.inputs(name) {
-                let outcome = readAll(input, chunkSize: chunkSize)
-                #expect(outcome.tokens == expected.tokens, "\(name) as \(kind) at chunk size \(chunkSize)")
-                #expect(outcome.error?.message == expected.error?.message, "\(name) as \(kind) at chunk size \(chunkSize)")
-                #expect(outcome.error?.location == expected.error?.location, "\(name) as \(kind) at chunk size \(chunkSize)")
-                #expect(outcome.error?.path == expected.error?.path, "\(name) as \(kind) at chunk size \(chunkSize)")
+                expectSameOutcome(readAll(input, chunkSize: chunkSize), expected, "\(name) as \(kind) at chunk size \(chunkSize)")
             }
         }
     }
@@ -48,10 +44,7 @@ struct JSONInputTests {
             let asSlices = await readAll(.chunks(Self.stream(bytes, size: size).map { $0[...] }))
             let asBytes = await readAll(.bytes(Self.stream(bytes, size: 1).compactMap(\.first)), chunkSize: size)
             for (kind, outcome) in [("Data chunks", asData), ("slice chunks", asSlices), ("bytes", asBytes)] {
-                #expect(outcome.tokens == expected.tokens, "\(name) as \(kind) of \(size)")
-                #expect(outcome.error?.message == expected.error?.message, "\(name) as \(kind) of \(size)")
-                #expect(outcome.error?.location == expected.error?.location, "\(name) as \(kind) of \(size)")
-                #expect(outcome.error?.path == expected.error?.path, "\(name) as \(kind) of \(size)")
+                expectSameOutcome(outcome, expected, "\(name) as \(kind) of \(size)")
             }
         }
     }

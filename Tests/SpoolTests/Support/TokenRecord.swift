@@ -27,35 +27,34 @@ func readAll(
     options.wholeDocumentThreadMinimum = 0  // (the background path for models too, at any size)
     let reader = JSONReader(.bytes(bytes), options: options, work: work)
     prepare(reader)
+    return readAll(reader)
+}
+
+/// Reads every remaining token of `reader`.
+func readAll(_ reader: JSONReader) -> ReadOutcome {
     var outcome = ReadOutcome()
     do {
         while let token = try reader.next() {
             outcome.tokens.append(record(token, reader))
         }
-    } catch let error as ParseError {
-        outcome.error = error
     } catch {
-        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+        outcome.error = asParseError(error)
     }
     return outcome
+}
+
+/// `error` as the ``ParseError`` a comparison of outcomes expects (any other error is
+/// recorded as an unexpected one).
+func asParseError(_ error: any Error) -> ParseError {
+    error as? ParseError
+        ?? ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
 }
 
 /// Reads all of `input`, as ``readAll(_:chunkSize:options:work:prepare:)`` reads bytes.
 func readAll(_ input: JSONInput, chunkSize: Int = 65_536) -> ReadOutcome {
     var options = JSONParsingOptions()
     options.chunkSize = chunkSize
-    let reader = JSONReader(input, options: options)
-    var outcome = ReadOutcome()
-    do {
-        while let token = try reader.next() {
-            outcome.tokens.append(record(token, reader))
-        }
-    } catch let error as ParseError {
-        outcome.error = error
-    } catch {
-        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
-    }
-    return outcome
+    return readAll(JSONReader(input, options: options))
 }
 
 /// Reads all of an asynchronous `input` through an ``AsyncJSONReader``.
@@ -68,10 +67,8 @@ func readAll(_ input: AsyncJSONInput, chunkSize: Int = 65_536) async -> ReadOutc
         while let token = try await reader.next() {
             outcome.tokens.append(record(token, reader.reader))
         }
-    } catch let error as ParseError {
-        outcome.error = error
     } catch {
-        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+        outcome.error = asParseError(error)
     }
     return outcome
 }
@@ -98,10 +95,8 @@ func pushAll(
         }
         try reader.finishInput()
         try drain()
-    } catch let error as ParseError {
-        outcome.error = error
     } catch {
-        outcome.error = ParseError(kind: .syntax, message: "unexpected error \(error)", location: .init(byteOffset: -1, line: 0, column: 0))
+        outcome.error = asParseError(error)
     }
     return outcome
 }
