@@ -80,7 +80,7 @@ final class KeyTranslation {
         while true {
             let entry = entries[slot]
             if entry.hash == 0 { return learn(raw, hash: hash) }
-            if entry.hash == hash && Extractor.equal(entry.raw, raw) { return entry.converted }
+            if entry.hash == hash && KeyComparison.equal(entry.raw, raw) { return entry.converted }
             slot = (slot &+ 1) & mask
         }
     }

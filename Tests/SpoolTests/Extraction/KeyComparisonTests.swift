@@ -10,16 +10,16 @@ struct KeyComparisonTests {
         let key = (0..<count).map { UInt8(97 + $0 % 26) }
         key.withUnsafeBufferPointer { a in
             let same = Array(key)
-            same.withUnsafeBufferPointer { b in #expect(Extractor.equal(a, b)) }
+            same.withUnsafeBufferPointer { b in #expect(KeyComparison.equal(a, b)) }
             for position in 0..<count {
                 var other = key
                 other[position] ^= 0x20
-                other.withUnsafeBufferPointer { b in #expect(!Extractor.equal(a, b), "byte \(position) of \(count)") }
+                other.withUnsafeBufferPointer { b in #expect(!KeyComparison.equal(a, b), "byte \(position) of \(count)") }
             }
             let longer = key + [UInt8(ascii: "x")]
-            longer.withUnsafeBufferPointer { b in #expect(!Extractor.equal(a, b)) }
+            longer.withUnsafeBufferPointer { b in #expect(!KeyComparison.equal(a, b)) }
             if count > 0 {
-                Array(key.dropLast()).withUnsafeBufferPointer { b in #expect(!Extractor.equal(a, b)) }
+                Array(key.dropLast()).withUnsafeBufferPointer { b in #expect(!KeyComparison.equal(a, b)) }
             }
         }
     }

@@ -42,7 +42,7 @@ extension DecodingContext {
         /// Exact answers asked in this object, before an index is built.
         private var scans = 0
         /// Whether a key noted has a non-ASCII byte: then the same key may have been passed in
-        /// another Unicode form (``Extractor/matches(_:_:)``), which the filter and the index,
+        /// another Unicode form (``KeyComparison/matches(_:_:)``), which the filter and the index,
         /// made from bytes, cannot tell, and only a scan answers.
         private var hasNonASCII = false
         private static let wide = 32
@@ -186,7 +186,7 @@ extension DecodingContext {
         private static func equal<Keys: MemberKeys>(
             _ tape: TokenTape, _ index: Int, _ key: UnsafeBufferPointer<UInt8>, keys: Keys
         ) -> Bool {
-            Extractor.matches(keys.key(tape.bytes(of: tape[index])), key)
+            KeyComparison.matches(keys.key(tape.bytes(of: tape[index])), key)
         }
 
         private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {

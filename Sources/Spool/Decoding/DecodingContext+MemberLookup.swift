@@ -59,7 +59,7 @@ extension DecodingContext {
         // passed before it may have it (the first lookup in an object passed none).
         if start < end {
             let bytes = keys.key(tape.bytes(of: tokens[start]))
-            if Extractor.equal(bytes, wanted) {
+            if KeyComparison.equal(bytes, wanted) {
                 let key = object &+ start
                 let mayBeEarlier: Bool
                 if start == 1 {
@@ -80,7 +80,7 @@ extension DecodingContext {
         while child < end {
             let bytes = keys.key(tape.bytes(of: tokens[child]))
             keysPassed.insert(bytes, at: object &+ child)
-            if Extractor.matches(bytes, wanted) {
+            if KeyComparison.matches(bytes, wanted) {
                 let value = object &+ child &+ 1
                 var found = value
                 // A member found after the hint, when an earlier one may have the same key:
@@ -129,7 +129,7 @@ extension DecodingContext {
             let value = child + 1
             let bytes = keys.key(tape.bytes(of: keyToken))
             keysPassed.insert(bytes, at: child)
-            if Extractor.matches(bytes, wanted) {
+            if KeyComparison.matches(bytes, wanted) {
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
                 var found = value

@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// What every ``Extractor`` of one decoded value shares: the tape holding the value, where the
-/// value starts, and its path in the document.
+/// What every decoder of one value shares (each ``Extractor`` of the operators, the
+/// `Decodable` models' tape decoder): the tape holding the value, where the value starts, and
+/// its path in the document.
 ///
 /// Paths are not tracked while decoding: on the happy path an extractor is just a tape index.
 /// When an error needs one, ``path(of:)`` walks down from the root to the offending token.
@@ -50,7 +51,7 @@ final class DecodingContext {
     /// The reader still adding the document's tokens to `tape`, or nil when it is complete.
     @exclusivity(unchecked) var filler: JSONReader?
     /// Whether a loop is releasing the children it has decoded (only one at a time).
-    @exclusivity(unchecked) fileprivate(set) var isReleasing = false
+    @exclusivity(unchecked) var isReleasing = false
     /// Children are released in runs of at least this many tokens, so that moving the tokens
     /// parsed after them costs little.
     static let releaseRun = 1 << 15
@@ -138,137 +139,35 @@ final class DecodingContext {
     /// Calls `body` with the index of each element of the array at `container`, or each key of
     /// the object at `container` (its value follows it), reading on as the document arrives.
     /// With `releasing`, the children are released once `body` is done with them, when this
-    /// context decodes while parsing and no outer loop is releasing already.
+    /// context decodes while parsing and no outer loop is releasing already (``ReleaseRun``).
     @inline(__always)
     func forEachChild(of container: Int, releasing: Bool = false, _ body: (Int) throws -> Void) throws {
         var child = container + 1
-        let releases = releasing && !isReleasing && filler?.options.releasesDecodedElements == true
-            && tape.canRelease(from: child, ofContainer: container)
-        if releases { isReleasing = true }
+        let releases = releasing && startsReleasing(container)
         defer { if releases { isReleasing = false } }
-        var released = child
-        var children = 0
+        var run = ReleaseRun(container: container, from: child)
         while true {
             try ensure(child)
             if tape[child].isContainerEnd { break }  // the container's own end
             let value = tape[child].kind == .key ? child + 1 : child
             try body(child)
             child = try lastIndex(ofValueAt: value) + 1
-            if releases {
-                children += 1
-                if child - released >= DecodingContext.releaseRun {
-                    tape.release(released, upTo: child, ofContainer: container, children: children)
-                    released = child
-                    children = 0
-                }
-            }
+            if releases && run.pass(to: child) { run.release(upTo: child, children: run.children, in: tape) }
         }
-        if releases && children > 0 {
-            tape.release(released, upTo: child, ofContainer: container, children: children)
-        }
+        if releases && run.children > 0 { run.release(upTo: child, children: run.children, in: tape) }
     }
 
-    /// A walk over the children of one container that its caller steps itself (Codable's
-    /// unkeyed containers), releasing the children it has passed as ``forEachChild(of:releasing:_:)``
-    /// does, when it may.
-    ///
-    /// A child can outlive the step past it: a nested container handed out for it is read
-    /// after the walk has moved on. Such a child is held by a ``Lease`` (``lease()``); while
-    /// a lease lives, the walk releases nothing from its child on.
-    final class ChildWalk {
-        let container: Int
-        /// The next child's first token.
-        var child: Int
-        private let releases: Bool
-        /// The first child not released yet, and how many children were passed since it.
-        private var released: Int
-        private var children = 0
-        /// Children passed so far, over the whole walk.
-        private var passed = 0
-        private var ended = false
-        /// The leases handed out that may still be alive (one held only here is dead).
-        private var leases: [Lease] = []
-        private let context: DecodingContext
-
-        /// Holds a child of a releasing walk (and those after it) on the tape while it lives.
-        final class Lease {
-            /// The child's first token, and how many children the walk had passed before it.
-            let start: Int
-            let ordinal: Int
-
-            init(start: Int, ordinal: Int) {
-                self.start = start
-                self.ordinal = ordinal
-            }
-        }
-
-        init(context: DecodingContext, container: Int, releasing: Bool) {
-            self.context = context
-            self.container = container
-            child = container + 1
-            released = child
-            releases = releasing && !context.isReleasing && context.filler?.options.releasesDecodedElements == true
-                && context.tape.canRelease(from: child, ofContainer: container)
-            if releases { context.isReleasing = true }
-        }
-
-        /// Whether the next token is the container's end.
-        func isAtEnd() throws -> Bool {
-            try context.ensure(child)
-            return context.tape[child].isContainerEnd
-        }
-
-        /// A lease on the next child, for a container that reads it after the walk has moved
-        /// past it; nil when the walk releases nothing.
-        func lease() -> Lease? {
-            guard releases, !ended else { return nil }
-            let lease = Lease(start: child, ordinal: passed)
-            leases.append(lease)
-            return lease
-        }
-
-        /// Moves past the child at ``child``, releasing a run of passed children when it is long
-        /// enough.
-        func advance() throws {
-            child = try context.lastIndex(ofValueAt: child) + 1
-            guard releases else { return }
-            children += 1
-            passed += 1
-            if child - released >= DecodingContext.releaseRun { releasePassed() }
-            if try isAtEnd() { end() }
-        }
-
-        /// Releases the children passed, up to the first one a live lease holds.
-        private func releasePassed() {
-            var stop = child
-            var count = children
-            var i = 0
-            while i < leases.count {
-                if isKnownUniquelyReferenced(&leases[i]) {
-                    leases.remove(at: i)  // (its container is gone)
-                    continue
-                }
-                if leases[i].start < stop {
-                    stop = leases[i].start
-                    count = leases[i].ordinal - (passed - children)
-                }
-                i += 1
-            }
-            guard count > 0 else { return }
-            context.tape.release(released, upTo: stop, ofContainer: container, children: count)
-            released = stop
-            children -= count
-        }
-
-        /// Releases what is left to release and lets another loop release.
-        func end() {
-            guard releases, !ended else { return }
-            ended = true
-            if children > 0 { releasePassed() }
-            context.isReleasing = false
-        }
-
-        deinit { end() }
+    /// Whether a loop over the children of `container` that asks to release them may: this
+    /// context decodes while parsing with ``JSONParsingOptions/releasesDecodedElements``, no
+    /// outer loop is releasing already (only one at a time), and the tape can. When it may,
+    /// the loop is now the one releasing, until it sets `isReleasing` back.
+    @inline(__always)
+    func startsReleasing(_ container: Int) -> Bool {
+        guard !isReleasing, filler?.options.releasesDecodedElements == true,
+            tape.canRelease(from: container &+ 1, ofContainer: container)
+        else { return false }
+        isReleasing = true
+        return true
     }
 
     /// The path from the document root to the token at `index`. It reads nothing more: a
