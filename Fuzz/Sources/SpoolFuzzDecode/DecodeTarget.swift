@@ -315,7 +315,7 @@ struct Checker {
         let firstIsEnough = options.allowsMultipleValues || options.allowsTrailingGarbage
         guard let root = self.reference.values.first, self.reference.error == nil || firstIsEnough else {
             if let error = self.reference.errorDescription { return .parseError(error) }
-            return .decodeError(RefError("missing key", []))
+            return .decodeError(RefError("no value", []))
         }
         do {
             let (node, path) = try reference.lookupRequired(root, [], rootKeyPath.components)

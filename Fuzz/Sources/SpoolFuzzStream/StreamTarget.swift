@@ -64,7 +64,7 @@ func checkDecodeValue(_ input: FuzzInput, _ reference: RefDocument) {
             fail("decodeValue does not throw the reader's error", input, "decodeValue: \(outcome)\nreader: \(error)")
         }
     } else {
-        guard case .failure(let thrown as DecodeError) = outcome, thrown.code == .missingKey else {
+        guard case .failure(let thrown as DecodeError) = outcome, thrown.code == .noValue else {
             fail("decodeValue of an input without a value does not throw 'no value'", input, "\(outcome)")
         }
     }
