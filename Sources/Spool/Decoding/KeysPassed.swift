@@ -87,12 +87,7 @@ extension DecodingContext {
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
             if index <= last { return }
             if !hasNonASCII && !StringChecks.isASCII(key) { hasNonASCII = true }
-            let (first, second) = Self.bits(key)
-            withUnsafeMutableBytes(of: &filter) { words in
-                guard let words = words.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
-                words[first >> 6] |= 1 << UInt64(first & 63)
-                words[second >> 6] |= 1 << UInt64(second & 63)
-            }
+            _ = markFilter(Self.bits(key), setting: true)
             last = index
             count &+= 1
         }
@@ -106,16 +101,7 @@ extension DecodingContext {
             if index <= last { return true }
             let isASCII = StringChecks.isASCII(key)
             let decides = isASCII && !hasNonASCII
-            let (first, second) = Self.bits(key)
-            let firstWord = first >> 6, firstBit: UInt64 = 1 << UInt64(first & 63)
-            let secondWord = second >> 6, secondBit: UInt64 = 1 << UInt64(second & 63)
-            let maybe = withUnsafeMutableBytes(of: &filter) { words in
-                guard let words = words.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return true }
-                let maybe = words[firstWord] & firstBit != 0 && words[secondWord] & secondBit != 0
-                words[firstWord] |= firstBit
-                words[secondWord] |= secondBit
-                return maybe
-            }
+            let maybe = markFilter(Self.bits(key), setting: true)
             if !isASCII { hasNonASCII = true }
             last = index
             count &+= 1
@@ -129,10 +115,24 @@ extension DecodingContext {
         @inline(__always)
         mutating func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
             if !bytesDecide(key) { return true }
-            let (first, second) = Self.bits(key)
+            return markFilter(Self.bits(key), setting: false)
+        }
+
+        /// Whether both of a key's filter bits were set, reading the filter in place; with
+        /// `setting`, sets them. (The one place the filter is read or written.)
+        @inline(__always)
+        private mutating func markFilter(_ bits: (Int, Int), setting: Bool) -> Bool {
+            let (first, second) = bits
+            let firstBit: UInt64 = 1 << UInt64(first & 63)
+            let secondBit: UInt64 = 1 << UInt64(second & 63)
             return withUnsafeMutableBytes(of: &filter) { words in
-                words.load(fromByteOffset: (first >> 6) &* 8, as: UInt64.self) & (1 << UInt64(first & 63)) != 0
-                    && words.load(fromByteOffset: (second >> 6) &* 8, as: UInt64.self) & (1 << UInt64(second & 63)) != 0
+                guard let words = words.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return true }
+                let wasSet = words[first >> 6] & firstBit != 0 && words[second >> 6] & secondBit != 0
+                if setting {
+                    words[first >> 6] |= firstBit
+                    words[second >> 6] |= secondBit
+                }
+                return wasSet
             }
         }
 

@@ -48,8 +48,7 @@ extension JSONWriter {
         } while offset < text.count
         append(UInt8(ascii: "\""))
         if isKey {
-            // (Keys are noted only by sorting or checking writers, which do not move bytes out.)
-            if current.memberBase >= 0 { recordKey(start: start, escaped: true) }
+            if current.memberBase >= 0 { recordKey(start: start, escaped: count &- start &- 2 != text.count) }
             try writeColon()
         } else {
             try endValue()
