@@ -51,10 +51,10 @@ public final class JSONReader {
     var parsesBeforeDecoding: Bool { PipelineFactory.parsesBeforeDecoding(work: work, source: source, options: options) }
     /// The tape writer on the reader's thread. Its tape is the reader's tape, whichever
     /// pipeline fills it.
-    let tokenizer: Tokenizer
+    let builder: TapeBuilder
     /// The tape tokens are pulled from.
     let tape: TokenTape
-    private let source: (any ByteSource)?
+    private let source: any ByteSource
     /// How bytes become tokens: chosen once, when the reader first needs input
     /// (``startPipeline(for:)``); nil until then.
     @exclusivity(unchecked) private(set) var pipeline: (any Pipeline)?
@@ -76,14 +76,15 @@ public final class JSONReader {
     /// The options this reader parses with.
     public let options: JSONParsingOptions
 
-    /// A reader of `source` (nil: input is appended, see ``incremental(options:)``) for `work`.
-    init(source: (any ByteSource)?, options: JSONParsingOptions, work: Work = .tokens) {
+    /// A reader of `source` (``PushedBytes``: input is appended, see ``incremental(options:)``)
+    /// for `work`.
+    init(source: any ByteSource, options: JSONParsingOptions, work: Work = .tokens) {
         self.source = source
         self.options = options
         self.work = work
-        tokenizer = source.map { Tokenizer(options: options, readingAheadFrom: $0) } ?? Tokenizer(options: options)
-        tape = tokenizer.tape
-        if source == nil { startPipeline(for: .tokens) }
+        builder = TapeBuilder(options: options, readingAheadFrom: source)
+        tape = builder.tape
+        if isIncremental { startPipeline(for: .tokens) }
     }
 
     deinit {
@@ -96,7 +97,7 @@ public final class JSONReader {
     private func startPipeline(for request: PipelineFactory.Request) -> any Pipeline {
         if let pipeline { return pipeline }
         let started = PipelineFactory.make(
-            for: work, request: request, tokenizer: tokenizer, source: source, options: options, progress: onProgress)
+            for: work, request: request, builder: builder, source: source, options: options, progress: onProgress)
         pipeline = started
         return started
     }
@@ -126,7 +127,7 @@ public final class JSONReader {
     /// (the rest of its line, or 48 bytes), or at ``finishInput()``; until then the reader asks
     /// for more input. So the error is the same however the input was split.
     public static func incremental(options: JSONParsingOptions = .init()) -> JSONReader {
-        JSONReader(source: nil, options: options)
+        JSONReader(source: PushedBytes(), options: options)
     }
 
     /// Adds a chunk of input to an ``incremental(options:)`` reader and parses what it can.
@@ -135,44 +136,51 @@ public final class JSONReader {
     /// - Throws: ``ParseError`` when the input so far is already invalid and the tokens before
     ///   the error have been handed out (else ``next()`` throws it after them).
     public func append(_ bytes: some Sequence<UInt8>) throws(ParseError) {
-        if tokenizer.failure != nil {
-            // Only context for the error's message, while it waits for that.
-            if tokenizer.failureAwaitsContext {
-                add(bytes)
-                tokenizer.remakeFailure()
-            }
-        } else if !tokenizer.isFinished {
-            let keep = keepFrom
-            cursorPath.preserveKeys(below: keep, tape: tape)
-            tokenizer.compact(keepingTokensFrom: keep)
-            add(bytes)
-            onProgress?(bytesRead)
-        }
-        do {
-            try tokenizer.parseAvailable()  // throws the failure, if any
-        } catch {
-            // ``next()`` throws once the tokens before the error are read, and its context is here.
-            if position < tape.end || tokenizer.failureAwaitsContext { return }
-            throw error
-        }
+        guard let pushed = source as? PushedBytes else { return }
+        let outcome =
+            bytes.withContiguousStorageIfAvailable { push(UnsafeRawBufferPointer($0), through: pushed) }
+            ?? Array(bytes).withUnsafeBytes { push($0, through: pushed) }
+        try outcome.get()
     }
 
-    private func add(_ bytes: some Sequence<UInt8>) {
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { tokenizer.append(UnsafeRawBufferPointer($0)) }
-        if handled == nil {
-            let copy = Array(bytes)
-            copy.withUnsafeBytes { tokenizer.append($0) }
+    /// Lends `bytes` to the pipeline, which reads and parses them as it reads any source.
+    private func push(_ bytes: UnsafeRawBufferPointer, through pushed: PushedBytes) -> Result<Void, ParseError> {
+        let pipeline = startPipeline(for: .tokens)
+        let takesInput = builder.failure == nil && !builder.isFinished
+        let keep = keepFrom
+        cursorPath.preserveKeys(below: keep, tape: tape)
+        do {
+            try pushed.lend(bytes) { () throws -> Void in
+                repeat {
+                    guard try pipeline.fill(keepingTokensFrom: keep) else { break }
+                } while pushed.hasLentBytes
+            }
+        } catch let error as ParseError {
+            // ``next()`` throws once the tokens before the error are read, and its context is here.
+            if position < tape.end || builder.failureAwaitsContext { return .success(()) }
+            return .failure(error)
+        } catch {
+            feedError = error  // (pushed bytes are never unreadable: not reached)
         }
+        if takesInput { onProgress?(bytesRead) }
+        return .success(())
     }
 
     /// Ends the input of an ``incremental(options:)`` reader.
     /// - Throws: ``ParseError`` when the input ended inside a value, or held no value.
     public func finishInput() throws(ParseError) {
+        guard let pushed = source as? PushedBytes else { return }
+        pushed.end()
+        let pipeline = startPipeline(for: .tokens)
+        let keep = keepFrom
+        cursorPath.preserveKeys(below: keep, tape: tape)
         do {
-            try tokenizer.finish()
-        } catch {
+            while try pipeline.fill(keepingTokensFrom: keep) {}
+        } catch let error as ParseError {
             if position < tape.end { return }  // ``next()`` throws once these tokens are read
             throw error
+        } catch {
+            feedError = error  // (not reached, as above)
         }
     }
 
@@ -181,7 +189,7 @@ public final class JSONReader {
     /// out; nil otherwise. A stream that stops reading at the end of its container throws it
     /// from there rather than ending (see ``PushJSONStream``).
     var knownFailure: ParseError? {
-        guard isIncremental, let failure = tokenizer.failure, !tokenizer.failureAwaitsContext else { return nil }
+        guard isIncremental, let failure = builder.failure, !builder.failureAwaitsContext else { return nil }
         return failure
     }
 
@@ -340,17 +348,17 @@ public final class JSONReader {
     }
 
     /// Bytes read from the input so far (with background parsing: parsed and handed to the reader).
-    public var bytesRead: Int { pipeline?.bytesRead ?? tokenizer.bytesReceived }
+    public var bytesRead: Int { pipeline?.bytesRead ?? builder.bytesReceived }
 
     /// Whether parsing has moved to a background thread (see ``JSONParsingOptions/parsesInBackground``).
     public var isParsingInBackground: Bool { pipeline?.isInBackground ?? false }
 
     /// The input's total size in bytes when known in advance (regular files, memory).
-    public var totalBytes: Int? { source?.totalSize }
+    public var totalBytes: Int? { source.totalSize }
 
     /// Whether input is appended to this reader (``incremental(options:)``) rather than read
     /// by it: then ``next()`` returns `nil` also when it needs more input.
-    var isIncremental: Bool { source == nil }
+    var isIncremental: Bool { source is PushedBytes }
 
     var currentToken: RawToken? {
         let index = current

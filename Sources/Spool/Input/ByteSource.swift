@@ -13,8 +13,12 @@ protocol ByteSource: AnyObject {
     func rewind() -> Bool
     /// Whether the bytes are all in memory already (nothing to wait for while reading).
     var isInMemory: Bool { get }
+    /// Whether a read that returns 0 means only that nothing has arrived yet, not the end
+    /// (``PushedBytes`` between appends).
+    var awaitsInput: Bool { get }
 }
 
 extension ByteSource {
     var isInMemory: Bool { false }
+    var awaitsInput: Bool { false }
 }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Reads a file or any file descriptor (a pipe, standard input) with `read(2)`, straight into
-/// the tokenizer's window: no intermediate buffer, nothing kept after it is parsed.
+/// the feed's window: no intermediate buffer, nothing kept after it is parsed.
 final class FileByteSource: ByteSource {
     let name: String
     let totalSize: Int?

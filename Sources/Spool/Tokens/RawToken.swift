@@ -8,7 +8,7 @@
 /// `offset` is where the token's first byte lies in the input (48 bits). Its line and column
 /// are not stored per token: the tape keeps one entry per line that holds tokens
 /// (``TokenTape/location(of:)``). `payload` has 40 bits, so the arena and the token count of
-/// one input are limited to 1 TiB (``maxPayload``); the tokenizer refuses longer inputs.
+/// one input are limited to 1 TiB (``maxPayload``); the feed refuses longer inputs (``YajlFeed/maxInputLength``).
 /// A start token whose container has not closed yet has payload -1.
 struct RawToken {
     enum Kind: UInt8 {

@@ -326,7 +326,7 @@ final class TokenTape {
     /// (Texts up to 15 bytes, which a `String` holds inline, are built with
     /// `String(unsafeUninitializedCapacity:initializingUTF8With:)`, in about half the
     /// instructions of `String(decoding:as:)`; longer ones the other way round. Both check the
-    /// bytes as UTF-8, which the tokenizer has already done.)
+    /// bytes as UTF-8, which the tape writer has already done.)
     @inline(__always)
     func text(of token: RawToken) -> String {
         let bytes = bytes(of: token)

@@ -295,7 +295,7 @@ struct JSONReaderTests {
         try pushed.append(Array("[1] ".utf8))
         #expect(try pushed.skipToEnd() == 1)
         for _ in 0..<64 { try pushed.append(tail[0..<65_536]) }
-        #expect(pushed.isAtEnd && pushed.tokenizer.bytesReceived == 4)
+        #expect(pushed.isAtEnd && pushed.builder.bytesReceived == 4)
     }
 
     @Test func readsMultipleTopLevelValues() throws {
@@ -323,12 +323,12 @@ struct JSONReaderTests {
     }
 }
 
-@Suite("Tokenizer")
-struct TokenizerTests {
+@Suite("Yajl feed")
+struct YajlFeedTests {
     /// yajl re-lexes an unfinished token on every call, and copies a token that spans calls into
     /// a buffer of its own: a long string is held back until its closing quote has arrived and
     /// then handed over whole, never re-lexed (StringHoldBack). In the background (yajl on its
-    /// own thread), the calls are made there and replayed on the reader's tokenizer, which
+    /// own thread), the calls are made there and replayed on the reader's tape builder, which
     /// counts them the same way.
     @Test(arguments: [false, true])
     func longStringsInSmallChunksAreHandedOverWhole(inBackground: Bool) throws {
@@ -343,8 +343,8 @@ struct TokenizerTests {
         #expect(try reader.next() == .arrayStart)
         #expect(try reader.next() == .string)
         #expect(reader.withUTF8 { $0.count } == length)
-        #expect(reader.tokenizer.relexedBytes == 0)
-        #expect(reader.tokenizer.parseCalls < 10)
+        #expect(reader.builder.relexedBytes == 0)
+        #expect(reader.builder.parseCalls < 10)
         #expect(try reader.next() == .number)
         #expect(reader.isParsingInBackground == inBackground)
     }
@@ -373,7 +373,7 @@ struct TokenizerTests {
         var tokens: [TokenRecord] = []
         while let token = try reader.next() { tokens.append(record(token, reader)) }
         #expect(tokens == whole.tokens)
-        #expect(reader.tokenizer.relexedBytes <= 2 * bytes.count)
+        #expect(reader.builder.relexedBytes <= 2 * bytes.count)
     }
 
     /// A held string that turns out to hold a byte yajl rejects goes to yajl at once: the error
@@ -411,8 +411,8 @@ struct TokenizerTests {
         options.parsesInBackground = inBackground
         let reader = JSONReader(.bytes(bytes), options: options)
         #expect(try reader.skipToEnd() == 1)
-        #expect(reader.tokenizer.relexedBytes <= 2 * length)
-        #expect(reader.tokenizer.parseCalls < 100)
+        #expect(reader.builder.relexedBytes <= 2 * length)
+        #expect(reader.builder.parseCalls < 100)
     }
 
     /// A block comment still open at the end of the input is an error, after a value too.
@@ -477,9 +477,9 @@ struct TokenizerTests {
         #expect(count == 60_000)
         #expect(reader.bytesRead == text.utf8.count)
         #expect(reader.isParsingInBackground == inBackground)
-        #expect(reader.tokenizer.tape.tokenCapacity <= 4096)
-        #expect(reader.tokenizer.tape.arenaCapacity <= 64 * 1024)
-        #expect(reader.tokenizer.writer.window.capacity <= 2 * (4096 + 256))
+        #expect(reader.builder.tape.tokenCapacity <= 4096)
+        #expect(reader.builder.tape.arenaCapacity <= 64 * 1024)
+        #expect(reader.builder.window.capacity <= 2 * (4096 + 256))
     }
 }
 

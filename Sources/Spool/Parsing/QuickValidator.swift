@@ -53,7 +53,7 @@ final class QuickValidator {
                 return check.complete() ? .valid(bytes: total) : .undecided
             }
             total += count
-            guard total <= Tokenizer.maxInputLength else { return .undecided }
+            guard total <= YajlFeed.maxInputLength else { return .undecided }
 
             let events = check.state.events
             guard check.parse(buffer + carried, count: count, base: total - count) else { return .undecided }

@@ -28,15 +28,16 @@ enum PipelineFactory {
         return size <= options.parsesBeforeDecodingMaximum
     }
 
-    /// A pipeline for a reader that builds its tokens with `tokenizer` (whose tape is the
-    /// reader's), reading from `source` (nil: input is appended). `progress` gets the bytes read
+    /// A pipeline for a reader that builds its tokens with `builder` (whose tape is the
+    /// reader's), reading from `source`. `progress` gets the bytes read
     /// so far where a pipeline reports them itself (``QuickValidationPipeline``).
     static func make(
-        for work: JSONReader.Work, request: Request, tokenizer: Tokenizer, source: (any ByteSource)?,
+        for work: JSONReader.Work, request: Request, builder: TapeBuilder, source: any ByteSource,
         options: JSONParsingOptions, progress: ((Int) -> Void)?
     ) -> any Pipeline {
-        guard let source else { return OneThreadPipeline(tokenizer: tokenizer, source: nil) }
-        let oneThread = OneThreadPipeline(tokenizer: tokenizer, source: source)
+        let oneThread = OneThreadPipeline(builder: builder, source: source)
+        // Pushed input arrives while the reader waits: nothing to read ahead.
+        if source.awaitsInput { return oneThread }
         switch request {
         case .validation:
             // A file or memory can be read twice: yajl's grammar alone first, the full engine at a doubt.
@@ -55,7 +56,7 @@ enum PipelineFactory {
             if work == .models, source.isInMemory, (source.totalSize ?? Int.max) < options.wholeDocumentThreadMinimum {
                 return oneThread
             }
-            return BackgroundPipeline(source: source, options: options, tokenizer: tokenizer, buildsTokens: work == .models)
+            return BackgroundPipeline(source: source, options: options, builder: builder, buildsTokens: work == .models)
         }
     }
 }

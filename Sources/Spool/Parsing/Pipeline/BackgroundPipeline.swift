@@ -4,8 +4,9 @@
 ///
 /// ```
 ///  background thread                                  reader's thread
-///  read(2) ─▶ yajl ─▶ events ─┬─ log ─────────────┐                     ┌─▶ bytes + events ─▶ TapeWriter ─┐
-///  (a Tokenizer)              └─ TapeWriter ─▶ tape ┴▶ [batch][batch][batch] ┴─▶ tokens ──────────────────────┴▶ tape
+///  read(2) ─▶ yajl ─▶ events ─┬─ log (EventLogger) ──┐                     ┌─▶ bytes + events ─▶ TapeWriter ─┐
+///  (a YajlFeed)               └─ TapeWriter ─▶ tape ─┴▶ [batch][batch][batch] ┴─▶ tokens ──────────────────────┴▶ tape
+///                                (a TapeBuilder)
 ///                                                  ring of 3 (BatchRing)
 /// ```
 ///
@@ -19,14 +20,14 @@
 ///   all of parsing goes to this thread: moving the writer to the reader's thread cost 20 % in
 ///   a trial (commit b988ab6: `JSONStream` 0.57x -> 0.46x raw yajl).
 ///
-/// Either way the thread runs a ``Tokenizer``, which decides yajl's calls by the rules of one
-/// thread (strings whole, linear re-lexing); its events go to its own writer, or to a log
-/// that the reader's tokenizer consumes call by call through the same checks as its own
-/// calls. So tokens, errors and their locations are those of one thread, whatever the
+/// Either way the thread's ``YajlFeed`` decides yajl's calls by the rules of one thread
+/// (strings whole, linear re-lexing); its events go to its own ``TapeBuilder``'s writer, or
+/// (an ``EventLogger``) to a log that the reader's tape builder consumes call by call through
+/// the same checks as its own calls. So tokens, errors and their locations are those of one thread, whatever the
 /// chunking; errors come after the tokens before them.
 ///
 /// Memory stays bounded: at most three batches are in flight. Everything the producer touches
-/// (its tokenizer, the source, the batch it fills) belongs to the background thread, and
+/// (its builder or logger, the source, the batch it fills) belongs to the background thread, and
 /// batches change hands only through the ``BatchRing``, which is why this type is
 /// `@unchecked Sendable`.
 final class BackgroundPipeline: Pipeline, @unchecked Sendable {
@@ -36,7 +37,7 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
         /// The bytes read since the last batch, in order (writer on the reader's thread).
         var bytes: [UInt8] = []
         /// yajl's calls on them, with their events (writer on the reader's thread).
-        let log = YajlEventLog()
+        let log = ParseEventLog()
         /// The tokens built here (writer here), and the ends of containers whose start tokens
         /// went in an earlier batch.
         let tape = TokenTape(tokenCapacity: 2048, arenaCapacity: 16 * 1024)
@@ -52,8 +53,19 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
     private let ring: BatchRing<Batch>
 
     // Producer's.
-    /// The background thread's tokenizer: it logs yajl's events, or writes the tokens.
-    private let producer: Tokenizer
+    /// What the background thread runs: a logger of yajl's events, or a builder of tokens.
+    private enum Producer {
+        case logger(EventLogger)
+        case builder(TapeBuilder)
+
+        var feed: YajlFeed {
+            switch self {
+            case .logger(let logger): return logger.feed
+            case .builder(let builder): return builder.feed
+            }
+        }
+    }
+    private let producer: Producer
     private let source: any ByteSource
     /// How many whole input chunks one batch may hold. Each hand-over wakes the reader's thread,
     /// which costs the parsing thread a system call; two chunks a batch halve those for about
@@ -65,8 +77,8 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
     private let batchEvents = 16_384
 
     // Consumer's.
-    /// The reader's tokenizer, whose tape is the reader's: it consumes logged calls.
-    private let tokenizer: Tokenizer
+    /// The reader's tape builder, whose tape is the reader's: it consumes logged calls.
+    private let builder: TapeBuilder
     private var lastBatchTaken = false
     /// Whether a batch or its calls ended with an error (thrown by ``fill(keepingTokensFrom:)``).
     private var failed = false
@@ -79,17 +91,18 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
 
     /// Starts the background thread, which keeps this object alive until it has finished.
     /// `buildsTokens`: the background thread writes the tokens, not only yajl's events.
-    init(source: any ByteSource, options: JSONParsingOptions, tokenizer: Tokenizer, buildsTokens: Bool, depth: Int = 3) {
+    init(source: any ByteSource, options: JSONParsingOptions, builder: TapeBuilder, buildsTokens: Bool, depth: Int = 3) {
         self.source = source
-        self.tokenizer = tokenizer
+        self.builder = builder
         producer =
             buildsTokens
-            ? Tokenizer(options: options, readingAheadFrom: source, shipsTokens: true) : Tokenizer(options: options, logsEvents: true)
+            ? .builder(TapeBuilder(options: options, readingAheadFrom: source, shipsTokens: true))
+            : .logger(EventLogger(options: options))
         ring = BatchRing((0..<depth).map { _ in Batch() })
         if !buildsTokens {
             // An error's context comes from the batches after it (this thread no longer reads
-            // the source). Unowned: the tokenizer goes with the reader, which holds this pipeline.
-            tokenizer.readAheadForContext = { [unowned self] buffer in self.readAhead(into: buffer) }
+            // the source). Unowned: the builder goes with the reader, which holds this pipeline.
+            builder.readAheadForContext = { [unowned self] buffer in self.readAhead(into: buffer) }
         }
         ring.start { batch in self.produce(into: batch) }
     }
@@ -99,13 +112,13 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
         ring.cancel()
     }
 
-    var bytesRead: Int { max(batchBytesRead, tokenizer.bytesReceived) }
+    var bytesRead: Int { max(batchBytesRead, builder.bytesReceived) }
 
     var isInputFinished: Bool { lastBatchTaken || failed }
 
     var isFinished: Bool { lastBatchTaken && !failed }
 
-    var topLevelCount: Int { max(batchTopLevelCount, tokenizer.writer.topLevelCount) }
+    var topLevelCount: Int { max(batchTopLevelCount, builder.writer.topLevelCount) }
 
     var isInBackground: Bool { true }
 
@@ -120,14 +133,14 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
     /// a long token is held back); a short read (a pipe that has paused) ships at once. Returns
     /// true once the input has ended.
     private func produce(into batch: Batch) -> Bool {
-        let logs = producer.logsEvents
-        if logs { producer.eventLog = batch.log }
+        if case .logger(let logger) = producer { logger.eventLog = batch.log }
         let finished: Bool
         do {
-            let read = try ring.readChunks(chunkSize: producer.chunkSize, { try readChunk(into: batch) }) { chunks, full in
-                logs
-                    ? full && chunks < batchChunks && batch.log.count < batchEvents
-                    : producer.tape.count == 0 || (full && chunks < batchChunks)
+            let read = try ring.readChunks(chunkSize: producer.feed.chunkSize, { try readChunk(into: batch) }) { chunks, full in
+                switch producer {
+                case .logger: return full && chunks < batchChunks && batch.log.count < batchEvents
+                case .builder(let builder): return builder.tape.count == 0 || (full && chunks < batchChunks)
+                }
             }
             guard let read else { return true }
             finished = read
@@ -135,12 +148,12 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
             batch.error = error
             finished = true
         }
-        if !logs {
-            producer.shipTape(into: batch.tape)
-            producer.writer.swapLatePatches(with: &batch.patches)
-            batch.topLevelCount = producer.writer.topLevelCount
+        if case .builder(let builder) = producer {
+            builder.shipTape(into: batch.tape)
+            builder.writer.swapLatePatches(with: &batch.patches)
+            batch.topLevelCount = builder.writer.topLevelCount
         }
-        batch.bytesRead = producer.bytesReceived
+        batch.bytesRead = producer.feed.bytesReceived
         batch.isLast = finished
         return finished
     }
@@ -148,35 +161,40 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
     /// Reads one chunk and gives yajl what it may have (at the end of the input, finishes);
     /// a log ships the bytes too. Returns the bytes read.
     private func readChunk(into batch: Batch) throws -> Int {
-        producer.compactWindow()
-        let before = producer.bytesReceived
-        _ = try producer.readChunk(from: source)
-        let after = producer.bytesReceived
-        if producer.logsEvents && after > before {
-            producer.withBytes(from: before, to: after) { batch.bytes.append(contentsOf: $0) }
+        let feed = producer.feed
+        let before = feed.bytesReceived
+        switch producer {
+        case .logger(let logger):
+            logger.compactWindow()
+            _ = try logger.readChunk(from: source)
+            let after = feed.bytesReceived
+            if after > before { feed.withBytes(from: before, to: after) { batch.bytes.append(contentsOf: $0) } }
+        case .builder(let builder):
+            builder.compactWindow()
+            _ = try builder.readChunk(from: source)
         }
-        return after - before
+        return feed.bytesReceived - before
     }
 
     // MARK: - Consumer
 
     /// Waits for the next batch and takes it in (after dropping tokens below `keep`): its bytes
-    /// and calls, consumed by the reader's tokenizer, or its tokens, appended to the tape.
+    /// and calls, consumed by the reader's tape builder, or its tokens, appended to the tape.
     /// Returns false once the last batch has been received. Throws the first error, after the
     /// tokens before it.
     func fill(keepingTokensFrom keep: Int) throws -> Bool {
         guard !lastBatchTaken else { return false }
-        tokenizer.compact(keepingTokensFrom: keep)
+        builder.compact(keepingTokensFrom: keep)
         let batch = take()
         current = batch
         defer { releaseCurrent() }
         do {
-            batch.bytes.withUnsafeBytes { tokenizer.append($0) }
+            batch.bytes.withUnsafeBytes { builder.append($0) }
             for call in batch.log.calls {
-                try tokenizer.consume(call, of: batch.log)
+                try builder.consume(call, of: batch.log)
             }
-            if batch.tape.count > 0 || batch.tape.arenaCount > 0 { tokenizer.tape.moveContents(of: batch.tape) }
-            for patch in batch.patches { patch.apply(to: tokenizer.tape) }
+            if batch.tape.count > 0 || batch.tape.arenaCount > 0 { builder.tape.moveContents(of: batch.tape) }
+            for patch in batch.patches { patch.apply(to: builder.tape) }
             batchBytesRead = batch.bytesRead
             batchTopLevelCount = batch.topLevelCount
             if let error = batch.error { throw error }
@@ -188,7 +206,7 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
     }
 
     /// Bytes read after those of the batch being consumed, for an error message's context
-    /// (``Tokenizer/readAheadForContext``): called only when consuming it has failed.
+    /// (``TapeBuilder/readAheadForContext``): called only when consuming it has failed.
     func readAhead(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if spare.isEmpty && !lastBatchTaken {
             // Consuming it has failed and its bytes are in the window: its batch can go back first,

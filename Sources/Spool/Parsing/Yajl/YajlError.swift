@@ -1,4 +1,4 @@
-/// yajl 2.1's error messages as kinds: the one place that reads yajl's English. The tokenizer
+/// yajl 2.1's error messages as kinds: the one place that reads yajl's English. The tape builder
 /// decides from the kind what Spool reports (at the offending token, in Spool's words).
 ///
 /// `YajlErrorTests` pins every message this table relies on, by making yajl produce it.

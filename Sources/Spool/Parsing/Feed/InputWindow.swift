@@ -17,7 +17,10 @@ import Darwin
 /// New input is written straight into the free space (`read(2)` lands here), yajl parses from
 /// `parsedEnd`, and the bytes of a token that yajl has not finished yet stay, so the engine can
 /// check its raw text and report errors with context.
-struct InputWindow {
+///
+/// One owner changes it: the ``YajlFeed`` (reading, appending, discarding). The ``TapeWriter``
+/// holds the same window to read the bytes of the tokens it records, and never changes it.
+final class InputWindow {
     private(set) var storage: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Absolute offset of `storage[0]`.
@@ -30,7 +33,7 @@ struct InputWindow {
         storage = InputWindow.reallocate(nil, capacity: self.capacity)
     }
 
-    func deallocate() { free(storage) }
+    deinit { free(storage) }
 
     /// `realloc`: a large buffer grows or shrinks by remapping its pages, without a second copy
     /// of its bytes alive meanwhile. Allocation failure is not recoverable here (as for any
@@ -54,7 +57,7 @@ struct InputWindow {
     func pointer(at offset: Int) -> UnsafeMutablePointer<UInt8> { storage + (offset - base) }
 
     /// Free space for at least `minimum` more bytes, growing the storage when needed.
-    mutating func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
+    func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
         if capacity - count < minimum {
             var newCapacity = capacity * 2
             while newCapacity - count < minimum { newCapacity *= 2 }
@@ -65,13 +68,13 @@ struct InputWindow {
     }
 
     /// Marks `written` bytes of the free space as input.
-    mutating func commit(_ written: Int) {
+    func commit(_ written: Int) {
         count += min(max(0, written), capacity - count)
     }
 
     /// Reads up to `count` bytes from `source` into the free space, growing the storage when
     /// needed. Returns how many were read: 0 at the end of the input.
-    mutating func read(from source: any ByteSource, upTo count: Int) throws(InputError) -> Int {
+    func read(from source: any ByteSource, upTo count: Int) throws(InputError) -> Int {
         let space = freeSpace(minimum: count)
         let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: space.prefix(count)))
         commit(read)
@@ -104,7 +107,7 @@ struct InputWindow {
 
     /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and
     /// returns to `preferredCapacity` when an unusually long token had grown the storage.
-    mutating func discard(below offset: Int, preferredCapacity: Int) {
+    func discard(below offset: Int, preferredCapacity: Int) {
         let drop = min(max(0, offset - base), count)
         if drop > 0 {
             let keep = count - drop

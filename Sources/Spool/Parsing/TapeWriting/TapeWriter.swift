@@ -1,4 +1,4 @@
-/// The one consumer of yajl's events (``YajlEvent``), whichever thread ran yajl: turns each
+/// The one consumer of yajl's events (``ParseEvent``), whichever thread ran yajl: turns each
 /// into a ``RawToken`` on the tape.
 ///
 /// yajl reports where a token *ends* (`yajl_get_bytes_consumed`) but not where it starts, nor
@@ -19,7 +19,7 @@
 /// ``StrictnessChecks`` (limits) and ``ErrorContext`` (the error found). Other types call
 /// methods; they set nothing.
 final class TapeWriter {
-    /// The tape tokens go to. A background tokenizer ships its contents by swapping storage.
+    /// The tape tokens go to. A background tape builder ships its contents by swapping storage.
     let tape: TokenTape
     let checks: StrictnessChecks
     private let allowsMultipleValues: Bool
@@ -27,8 +27,9 @@ final class TapeWriter {
     /// container that closes after its start token has gone is recorded as a patch.
     private let recordsLatePatches: Bool
 
-    /// The input: the bytes of unfinished tokens and a little context before them.
-    @exclusivity(unchecked) private(set) var window: InputWindow
+    /// The input: the bytes of unfinished tokens and a little context before them. The
+    /// ``YajlFeed`` owns and changes it; the writer only reads it.
+    let window: InputWindow
     @exclusivity(unchecked) private(set) var positions: TokenPositions
     @exclusivity(unchecked) private(set) var grammar = GrammarState()
     @exclusivity(unchecked) private(set) var errors = ErrorContext()
@@ -42,18 +43,18 @@ final class TapeWriter {
     @exclusivity(unchecked) private var lastTokenStart = -1
     #endif
 
-    init(options: JSONParsingOptions, recordsLatePatches: Bool = false) {
+    /// A writer of the tokens whose bytes arrive in `window`.
+    init(options: JSONParsingOptions, window: InputWindow, recordsLatePatches: Bool = false) {
         checks = StrictnessChecks(options: options)
         allowsMultipleValues = options.allowsMultipleValues
         self.recordsLatePatches = recordsLatePatches
         tape = TokenTape()
         tape.textIsValidUTF8 = options.validatesUTF8
-        window = InputWindow(capacity: options.effectiveChunkSize + 256)
+        self.window = window
         positions = TokenPositions(window: window)
     }
 
     deinit {
-        window.deallocate()
         grammar.deallocate()
     }
 
@@ -129,13 +130,13 @@ final class TapeWriter {
     /// ``pendingError`` set, when the input breaks a rule: a live callback then cancels the
     /// parse, a logged call stops there.
     @inline(__always)
-    func consume(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool {
+    func consume(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool {
         usesLeanHandlers ? consumeValidating(event, text: text) : consumeRecording(event, text: text)
     }
 
     /// ``consume(_:text:)`` while recording values.
     @inline(__always)
-    func consumeRecording(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool {
+    func consumeRecording(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool {
         switch event.kind {
         case .null: return didParseLiteral(.null, consumed: event.consumed)
         case .true: return didParseLiteral(.true, consumed: event.consumed)
@@ -152,7 +153,7 @@ final class TapeWriter {
 
     /// ``consume(_:text:)`` while validating: the lean handlers.
     @inline(__always)
-    func consumeValidating(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool {
+    func consumeValidating(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool {
         switch event.kind {
         case .null: return validateLiteral(.null, consumed: event.consumed)
         case .true: return validateLiteral(.true, consumed: event.consumed)
@@ -170,7 +171,7 @@ final class TapeWriter {
     /// Consumes logged events, whose in-chunk text lies in the current chunk
     /// (``beginChunk(from:to:)``) and whose other text lies in `side`. Returns false where one
     /// was rejected.
-    func consume(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
+    func consume(_ events: UnsafeBufferPointer<ParseEvent>, side: UnsafeRawPointer?) -> Bool {
         usesLeanHandlers ? consumeValidating(events, side: side) : consumeRecording(events, side: side)
     }
 
@@ -179,19 +180,19 @@ final class TapeWriter {
     // 602.4M instructions).
 
     @inline(never)
-    private func consumeRecording(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
+    private func consumeRecording(_ events: UnsafeBufferPointer<ParseEvent>, side: UnsafeRawPointer?) -> Bool {
         for event in events where !consumeRecording(event, text: text(of: event, side: side)) { return false }
         return true
     }
 
     @inline(never)
-    private func consumeValidating(_ events: UnsafeBufferPointer<YajlEvent>, side: UnsafeRawPointer?) -> Bool {
+    private func consumeValidating(_ events: UnsafeBufferPointer<ParseEvent>, side: UnsafeRawPointer?) -> Bool {
         for event in events where !consumeValidating(event, text: text(of: event, side: side)) { return false }
         return true
     }
 
     @inline(__always)
-    private func text(of event: YajlEvent, side: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    private func text(of event: ParseEvent, side: UnsafeRawPointer?) -> UnsafeRawPointer? {
         event.inChunk ? positions.chunkPointer + event.text : side.map { $0 + event.text }
     }
 
@@ -256,7 +257,7 @@ final class TapeWriter {
     /// its source has escapes; nil (with the error stored) when its source is longer than
     /// `maxStringLength`, checked before its text is copied or checked.
     @inline(__always)
-    private func stringBounds(_ event: YajlEvent) -> (start: Int, end: Int, hasEscapes: Bool)? {
+    private func stringBounds(_ event: ParseEvent) -> (start: Int, end: Int, hasEscapes: Bool)? {
         if event.inChunk {
             // Verbatim in the chunk: the source between the quotes is exactly the text.
             let content = positions.chunkBase &+ event.text
@@ -278,7 +279,7 @@ final class TapeWriter {
 
     /// A number's start and end.
     @inline(__always)
-    private func numberBounds(_ event: YajlEvent) -> (start: Int, end: Int)? {
+    private func numberBounds(_ event: ParseEvent) -> (start: Int, end: Int)? {
         if event.inChunk {
             let start = positions.chunkBase &+ event.text
             return (start, start &+ event.count)
@@ -302,7 +303,7 @@ final class TapeWriter {
     /// a key or string inside a container and within the length limit: the common case the
     /// lean and the recording handlers take. Nil when a full handler must look at it.
     @inline(__always)
-    private func plainTextContent(_ event: YajlEvent) -> Int? {
+    private func plainTextContent(_ event: ParseEvent) -> Int? {
         guard event.inChunk, grammar.depth > 0, event.count <= checks.maxStringLength else { return nil }
         return positions.chunkBase &+ event.text
     }
@@ -369,7 +370,7 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func didParseKey(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func didParseKey(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         let count = event.count
         guard let (start, end, hasEscapes) = stringBounds(event) else { return false }
         var index = -1
@@ -387,7 +388,7 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func didParseString(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func didParseString(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         let count = event.count
         guard let (start, end, hasEscapes) = stringBounds(event) else { return false }
         if recordsValues {
@@ -408,7 +409,7 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func didParseNumber(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func didParseNumber(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         let count = event.count
         guard let (start, _) = numberBounds(event) else { return false }
         if count > checks.maxNumberLength { return fail(checks.numberTooLong(at: start)) }
@@ -436,13 +437,13 @@ final class TapeWriter {
     // common case small, so it saves few registers.
 
     @inline(never)
-    private func fullString(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseString(event, text: text) }
+    private func fullString(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool { didParseString(event, text: text) }
 
     @inline(never)
-    private func fullKey(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseKey(event, text: text) }
+    private func fullKey(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool { didParseKey(event, text: text) }
 
     @inline(never)
-    private func fullNumber(_ event: YajlEvent, text: UnsafeRawPointer?) -> Bool { didParseNumber(event, text: text) }
+    private func fullNumber(_ event: ParseEvent, text: UnsafeRawPointer?) -> Bool { didParseNumber(event, text: text) }
 
     @inline(never)
     private func fullLiteral(_ kind: RawToken.Kind, consumed: Int) -> Bool { didParseLiteral(kind, consumed: consumed) }
@@ -473,7 +474,7 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func recordKey(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func recordKey(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         let count = event.count
         guard let content = plainTextContent(event) else { return fullKey(event, text: bytes) }
         let start = content &- 1
@@ -484,7 +485,7 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func recordString(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func recordString(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         let count = event.count
         guard let content = plainTextContent(event) else { return fullString(event, text: bytes) }
         let start = content &- 1
@@ -505,7 +506,7 @@ final class TapeWriter {
     /// The end of a string or key that needs no checks beyond yajl's, or nil when the full
     /// handler must look at it.
     @inline(__always)
-    private func leanStringEnd(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Int? {
+    private func leanStringEnd(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Int? {
         let count = event.count
         guard let bytes, let content = plainTextContent(event) else { return nil }
         if checks.validatesUTF8
@@ -517,21 +518,21 @@ final class TapeWriter {
     }
 
     @inline(__always)
-    private func validateString(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func validateString(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         guard let end = leanStringEnd(event, text: bytes) else { return fullString(event, text: bytes) }
         grammar.containedValueDone(end: end)
         return true
     }
 
     @inline(__always)
-    private func validateKey(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func validateKey(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         guard let end = leanStringEnd(event, text: bytes) else { return fullKey(event, text: bytes) }
         grammar.noteKey(token: -1, sourceLow: grammar.scanPos, end: end)
         return true
     }
 
     @inline(__always)
-    private func validateNumber(_ event: YajlEvent, text bytes: UnsafeRawPointer?) -> Bool {
+    private func validateNumber(_ event: ParseEvent, text bytes: UnsafeRawPointer?) -> Bool {
         if grammar.depth == 0 || positions.finishing || event.count > checks.maxNumberLength {
             return fullNumber(event, text: bytes)
         }
@@ -567,33 +568,17 @@ final class TapeWriter {
     }
 }
 
-// MARK: - For the tokenizer
+// MARK: - For the tape builder
 
 extension TapeWriter {
     // Input.
 
-    /// Free space in the window for at least `minimum` bytes of new input.
-    func freeSpace(minimum: Int) -> UnsafeMutableRawBufferPointer {
-        window.freeSpace(minimum: minimum)
-    }
-
-    /// Records that `count` bytes were written into the space from ``freeSpace(minimum:)``.
-    func commit(_ count: Int) {
-        window.commit(count)
-    }
-
-    /// Reads up to `count` bytes from `source` into the window; 0 at the end of the input.
-    func readInput(from source: any ByteSource, upTo count: Int) throws(InputError) -> Int {
-        try window.read(from: source, upTo: count)
-    }
-
-    /// Drops the input below `offset`, counting the lines in it and copying the keys of open
-    /// objects that lie in it first; returns to `preferredCapacity` after a long token.
-    func dropInput(below offset: Int, preferredCapacity: Int) {
+    /// Before the feed drops the input below `offset`: counts the lines in it and copies the
+    /// keys of open objects that lie in it.
+    func willDropInput(below offset: Int) {
         let offset = max(offset, window.base)
         positions.pass(to: offset, in: window)
         grammar.preserveSourceKeys(below: offset, window: window)
-        window.discard(below: offset, preferredCapacity: preferredCapacity)
     }
 
     /// Copies the keys of open objects whose key tokens are about to leave the tape.

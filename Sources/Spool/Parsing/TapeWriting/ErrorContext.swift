@@ -3,7 +3,7 @@
 /// shows of the input: an excerpt of the line, and a short description of the offending token.
 ///
 /// Handlers find errors while yajl reads from the input window, which cannot grow then; the
-/// tokenizer renders the error (``TapeWriter/makeError(_:)``) once yajl has returned and the
+/// tape builder renders the error (``TapeWriter/makeError(_:)``) once yajl has returned and the
 /// window holds a little of the input after it, so the message and excerpt do not depend on
 /// the chunk size.
 struct ErrorContext {

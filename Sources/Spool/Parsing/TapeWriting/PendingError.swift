@@ -1,7 +1,7 @@
 /// A parse error found but not yet rendered.
 ///
 /// Errors are found inside yajl's callbacks, while yajl reads from the input window, so the
-/// window cannot grow then. The tokenizer renders the error (message, excerpt) after yajl has
+/// window cannot grow then. The tape builder renders the error (message, excerpt) after yajl has
 /// returned, once it has read a little past the offending token, so the message and excerpt
 /// are the same whatever the chunk size.
 struct PendingError {
