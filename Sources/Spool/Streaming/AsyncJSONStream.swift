@@ -43,7 +43,7 @@ public final class AsyncJSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
-        AsyncJSONElements(stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
+        AsyncJSONElements(.elements(of: type, at: path, onError: policy, in: core), of: self)
     }
 
     /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
@@ -54,14 +54,13 @@ public final class AsyncJSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
-        AsyncJSONElements(
-            stream: self, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
+        AsyncJSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core), of: self)
     }
 
     /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
     /// Cancelling the task ends them with `CancellationError` (see ``AsyncJSONStream``).
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> AsyncJSONMembers<T> {
-        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(T.self))
+        AsyncJSONMembers(.members(of: type, at: path, in: core), of: self)
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -70,7 +69,7 @@ public final class AsyncJSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> AsyncJSONMembers<T> {
-        AsyncJSONMembers(stream: self, refusal: core.begin(.members, at: path), decode: core.decoder(type, using: decoder))
+        AsyncJSONMembers(.members(of: type, at: path, decoder: decoder, in: core), of: self)
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see
@@ -177,79 +176,46 @@ public final class AsyncJSONStream {
     @exclusivity(unchecked) private var callsBeforeCheck = 0
 }
 
-extension StreamCore.Step {
-    /// The value handed out, if any.
-    var value: Value? {
-        if case .value(let value) = self { return value }
-        return nil
+extension StreamRequest {
+    /// The next value of an ``AsyncJSONStream``'s request, awaiting input as it needs.
+    func next(in stream: AsyncJSONStream) async throws -> Value? {
+        if !isRefused { try stream.checkCancellationBetweenElements() }
+        return try await stream.drive { try step() }
     }
 }
 
 /// The elements of an ``AsyncJSONStream``: `for try await element in stream.elements(...)`.
 public struct AsyncJSONElements<Element>: AsyncSequence {
-    let state: State
+    let request: StreamRequest<Element>
+    let stream: AsyncJSONStream
 
-    init(
-        stream: AsyncJSONStream, refusal: StreamUsageError?, policy: ElementErrorPolicy,
-        decode: @escaping (Int, ElementPath) throws -> Element
-    ) {
-        state = State(stream: stream, refusal: refusal, policy: policy, decode: decode)
-    }
-
-    /// Where the sequence is in its stream, shared by its iterators.
-    final class State {
-        let stream: AsyncJSONStream
-        var refusal: StreamUsageError?
-        let isRefused: Bool
-        let policy: ElementErrorPolicy
-        let decode: (Int, ElementPath) throws -> Element
-
-        init(
-            stream: AsyncJSONStream, refusal: StreamUsageError?, policy: ElementErrorPolicy,
-            decode: @escaping (Int, ElementPath) throws -> Element
-        ) {
-            self.stream = stream
-            self.decode = decode
-            self.refusal = refusal
-            isRefused = refusal != nil
-            self.policy = policy
-        }
-
-        func next() async throws -> Element? {
-            if isRefused {
-                guard let refusal else { return nil }
-                self.refusal = nil
-                throw refusal
-            }
-            try stream.checkCancellationBetweenElements()
-            let core = stream.core
-            let decode = self.decode
-            let skip = policy.skipper(core)
-            return try await stream.drive { try core.next(decode: decode, skipping: skip) }
-        }
+    init(_ request: StreamRequest<Element>, of stream: AsyncJSONStream) {
+        self.request = request
+        self.stream = stream
     }
 
     /// Elements handed out or skipped so far.
-    public var count: Int { state.isRefused ? 0 : state.stream.core.count }
+    public var count: Int { request.count }
 
     /// The iterator; all iterators of one sequence share its position in the stream.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let state: State
+        let request: StreamRequest<Element>
+        let stream: AsyncJSONStream
 
         /// The next element, or nil after the last one.
         public mutating func next() async throws -> Element? {
-            try await state.next()
+            try await request.next(in: stream)
         }
 
         /// The next element, read on `actor` (what `for try await` calls): without it, the
         /// standard library's default would read on the global executor, off the caller's actor.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-            try await state.next()
+            try await request.next(in: stream)
         }
     }
 
     /// An iterator over the stream's elements.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(state: state) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(request: request, stream: stream) }
 }
 
 /// The members of an ``AsyncJSONStream``'s object: `for try await (key, value) in stream.members(...)`.
@@ -257,58 +223,33 @@ public struct AsyncJSONMembers<Value>: AsyncSequence {
     /// A member: its key and decoded value.
     public typealias Element = (key: String, value: Value)
 
-    let state: State
+    let request: StreamRequest<Element>
+    let stream: AsyncJSONStream
 
-    init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, ElementPath) throws -> Value) {
-        state = State(stream: stream, refusal: refusal, decode: decode)
-    }
-
-    /// Where the sequence is in its stream, shared by its iterators.
-    final class State {
-        let stream: AsyncJSONStream
-        var refusal: StreamUsageError?
-        let isRefused: Bool
-
-        let decode: (Int, ElementPath) throws -> Value
-
-        init(stream: AsyncJSONStream, refusal: StreamUsageError?, decode: @escaping (Int, ElementPath) throws -> Value) {
-            self.stream = stream
-            self.decode = decode
-            self.refusal = refusal
-            isRefused = refusal != nil
-        }
-
-        func next() async throws -> Element? {
-            if isRefused {
-                guard let refusal else { return nil }
-                self.refusal = nil
-                throw refusal
-            }
-            try stream.checkCancellationBetweenElements()
-            let core = stream.core
-            let decode = self.decode
-            return try await stream.drive { try core.nextMember(decode: decode) }
-        }
+    init(_ request: StreamRequest<Element>, of stream: AsyncJSONStream) {
+        self.request = request
+        self.stream = stream
     }
 
     /// Members handed out so far.
-    public var count: Int { state.isRefused ? 0 : state.stream.core.count }
+    public var count: Int { request.count }
 
     /// The iterator; all iterators of one sequence share its position in the stream.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let state: State
+        let request: StreamRequest<Element>
+        let stream: AsyncJSONStream
 
         /// The next member, or nil after the last one.
         public mutating func next() async throws -> Element? {
-            try await state.next()
+            try await request.next(in: stream)
         }
 
         /// The next member, read on `actor` (what `for try await` calls).
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-            try await state.next()
+            try await request.next(in: stream)
         }
     }
 
     /// An iterator over the object's members.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(state: state) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(request: request, stream: stream) }
 }

@@ -10,39 +10,30 @@
 /// path ends with its key (`users_by_id.u123.email`). Every member is handed out as it comes,
 /// duplicate keys included.
 public final class JSONMembers<Value> {
-    private let core: StreamCore
-    /// A second request on the stream: `next()` throws this once, then ends.
-    private var refusal: StreamUsageError?
-    private let isRefused: Bool
+    private let request: StreamRequest<(key: String, value: Value)>
 
-    private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
-
-    init(core: StreamCore, refusal: StreamUsageError?, decode: @escaping (_ start: Int, _ path: ElementPath) throws -> Value) {
-        self.core = core
-        self.decode = decode
-        self.refusal = refusal
-        isRefused = refusal != nil
+    init(_ request: StreamRequest<(key: String, value: Value)>) {
+        self.request = request
     }
 
     /// Members handed out so far.
-    public var count: Int { isRefused ? 0 : core.count }
+    public var count: Int { request.count }
 
     /// Whether the last member has been handed out (or an error has ended the sequence); see
     /// ``JSONElements/isFinished``.
-    public var isFinished: Bool { isRefused ? refusal == nil : core.isFinished }
+    public var isFinished: Bool { request.isFinished }
 
     /// The next member's key and decoded value; `nil` after the last one (for a
     /// ``PushJSONStream``, also while the next member waits for more input).
     /// - Throws: ``DecodeError``, ``ParseError``, or ``StreamUsageError`` for a second request
     ///   on the stream (or, on a ``PushJSONStream``, a call while another call on it is running).
     public func next() throws -> (key: String, value: Value)? {
-        if isRefused {
-            guard let refusal else { return nil }
-            self.refusal = nil
-            throw refusal
-        }
-        guard case .value(let member) = try core.exclusive("next()", { try core.nextMember(decode: decode) }) else { return nil }
-        return member
+        // (A refused request throws its refusal, whatever else runs.) The step's value is
+        // matched out, not read through `Step.value`: in unspecialized code that copies it
+        // and destroys the step (callgrind, 10 MB catalog: JSONStream 0.7 % more).
+        let step = try request.isRefused ? request.step() : request.core.exclusive("next()") { try request.step() }
+        guard case .value(let value) = consume step else { return nil }
+        return value
     }
 
     /// Calls `body` with every remaining member.

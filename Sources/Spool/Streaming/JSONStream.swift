@@ -53,7 +53,7 @@ public final class JSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
+        JSONElements(.elements(of: type, at: path, onError: policy, in: core))
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
@@ -61,7 +61,7 @@ public final class JSONStream {
     ///
     /// One request per stream, as for ``elements(of:at:onError:)``.
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(T.self))
+        JSONMembers(.members(of: type, at: path, in: core))
     }
 
     /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
@@ -75,8 +75,7 @@ public final class JSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(
-            core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
+        JSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core))
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -84,7 +83,7 @@ public final class JSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(type, using: decoder))
+        JSONMembers(.members(of: type, at: path, decoder: decoder, in: core))
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while

@@ -96,12 +96,12 @@ public final class PushJSONStream {
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(T.self))
+        JSONElements(.elements(of: type, at: path, onError: policy, in: core))
     }
 
     /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(T.self))
+        JSONMembers(.members(of: type, at: path, in: core))
     }
 
     /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
@@ -115,8 +115,7 @@ public final class PushJSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(
-            core: core, refusal: core.begin(.elements, at: path), policy: policy, decode: core.decoder(type, using: decoder))
+        JSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core))
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -124,7 +123,7 @@ public final class PushJSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> JSONMembers<T> {
-        JSONMembers(core: core, refusal: core.begin(.members, at: path), decode: core.decoder(type, using: decoder))
+        JSONMembers(.members(of: type, at: path, decoder: decoder, in: core))
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see

@@ -51,6 +51,12 @@ final class StreamCore {
         case needsInput
         /// No more elements.
         case end
+
+        /// The value handed out, if any.
+        var value: Value? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
     }
 
     private enum Phase {
@@ -213,15 +219,6 @@ final class StreamCore {
             let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
             return try session.decode { try TapeDecoder(context: context, session: session).unwrap(type) }
         }
-    }
-
-    /// The members' step: like ``next(decode:skipping:)``, with each value's key.
-    func nextMember<Value>(decode: (_ start: Int, _ path: ElementPath) throws -> Value) throws -> Step<(key: String, value: Value)> {
-        let step = try next(decode: { start, path -> (key: String, value: Value) in
-            guard case .key(let key) = path.last else { return ("", try decode(start, path)) }
-            return (key, try decode(start, path))
-        }, skipping: { _, _, _ in false })
-        return step
     }
 
     /// Counts the remaining elements (or members), skipping each one whole.

@@ -1,0 +1,89 @@
+/// A stream's one request for elements or members, behind the sequences of all three shells
+/// (``JSONElements``, ``JSONMembers``, ``AsyncJSONElements``, ``AsyncJSONMembers``): the
+/// refusal of a second request, how each value decodes, and what a value that does not decode
+/// does, all settled once, when the request is made.
+///
+/// A step hands out one value (``step()``); the shells differ only in how they wait for input
+/// (a pull reader reads as it goes, the async shell awaits a chunk, the push shell returns to
+/// its caller).
+final class StreamRequest<Value> {
+    let core: StreamCore
+    /// A second request on the stream: the first step throws this, later steps end.
+    private var refusal: StreamUsageError?
+    let isRefused: Bool
+    /// Decodes the value whose first token is at `start` on the tape, with its path.
+    private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
+    /// What a value that does not decode does (see ``ElementErrorPolicy/skipper(_:)``).
+    private let skip: (_ index: Int, _ start: Int, _ error: any Error) -> Bool
+
+    private init(
+        core: StreamCore, request: StreamCore.Request, path: JSONKeyPath, policy: ElementErrorPolicy,
+        decode: @escaping (_ start: Int, _ path: ElementPath) throws -> Value
+    ) {
+        self.core = core
+        refusal = core.begin(request, at: path)
+        isRefused = refusal != nil
+        self.decode = decode
+        skip = policy.skipper(core)
+    }
+
+    /// Values handed out or skipped so far.
+    var count: Int { isRefused ? 0 : core.count }
+
+    /// Whether the last value has been handed out, or an error has ended the request.
+    var isFinished: Bool { isRefused ? refusal == nil : core.isFinished }
+
+    /// The next value, as far as the input allows now.
+    /// - Throws: the refusal of a second request (once), or the value's or the input's error.
+    func step() throws -> StreamCore.Step<Value> {
+        if isRefused {
+            guard let refusal else { return .end }
+            self.refusal = nil
+            throw refusal
+        }
+        return try core.next(decode: decode, skipping: skip)
+    }
+}
+
+extension StreamRequest {
+    /// The elements of the array at `path`, each decoded as the ``JSONDecodable`` `T`.
+    static func elements<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath, onError policy: ElementErrorPolicy, in core: StreamCore
+    ) -> StreamRequest<T> {
+        StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type))
+    }
+
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`.
+    static func elements<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, onError policy: ElementErrorPolicy,
+        in core: StreamCore
+    ) -> StreamRequest<T> {
+        StreamRequest<T>(
+            core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type, using: decoder))
+    }
+
+    /// The members of the object at `path`, each value decoded as the ``JSONDecodable`` `T`.
+    static func members<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath, in core: StreamCore
+    ) -> StreamRequest<(key: String, value: T)> {
+        .members(at: path, in: core, decode: core.decoder(type))
+    }
+
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
+    static func members<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, in core: StreamCore
+    ) -> StreamRequest<(key: String, value: T)> {
+        .members(at: path, in: core, decode: core.decoder(type, using: decoder))
+    }
+
+    /// Members: each value with its key (the last component of its path); a value that does not
+    /// decode ends the request.
+    private static func members<T>(
+        at path: JSONKeyPath, in core: StreamCore, decode: @escaping (_ start: Int, _ path: ElementPath) throws -> T
+    ) -> StreamRequest<(key: String, value: T)> {
+        StreamRequest<(key: String, value: T)>(core: core, request: .members, path: path, policy: .stop) { start, path in
+            guard case .key(let key) = path.last else { return ("", try decode(start, path)) }
+            return (key, try decode(start, path))
+        }
+    }
+}
