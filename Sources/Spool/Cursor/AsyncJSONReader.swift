@@ -3,8 +3,9 @@
 ///
 /// ```swift
 /// let reader = AsyncJSONReader(.chunks(body))       // body: some AsyncSequence of [UInt8]
+/// var names = 0
 /// while let token = try await reader.next() {
-///     if token == .key && reader.textEquals("name") { ... }
+///     if token == .key && reader.textEquals("name") { names += 1 }
 /// }
 /// ```
 ///

@@ -11,7 +11,7 @@ import Foundation
 /// while let token = try reader.next() {
 ///     if token == .key && reader.textEquals("name") {
 ///         _ = try reader.next()
-///         print(reader.path, reader.text ?? "")   // objects[0].name Nirvana
+///         print(reader.path, reader.text ?? "")   // objects[0].name Beatles
 ///     }
 /// }
 /// ```

@@ -4,7 +4,7 @@
 /// It carries the full key path from the document root, with array indices, and the source
 /// location of the offending value:
 ///
-/// ```
+/// ```text
 /// 4:38: error: expected String at objects[1].members[0].birth_date, found number 1943
 /// ```
 public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@
 /// It says what went wrong (``message``), where (``location``, ``path``) and shows the line
 /// with a caret under the offending token:
 ///
-/// ```
+/// ```text
 /// 2:14: error: expected a value, found ',' (at a[2])
 ///   "a": [1, 2,, 3]
 ///              ^

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let reviews: LossyArray<Review> = try e <| "reviews"
-/// for failure in reviews.failures { log(failure) }     // 3:14: error: expected Int at reviews[2].stars, ...
+/// for failure in reviews.failures { log(failure.error) }     // 3:14: error: expected Int at reviews[2].stars, ...
 /// ```
 public struct LossyArray<Element: JSONDecodable>: JSONDecodable {
     /// The elements that decoded, in order.

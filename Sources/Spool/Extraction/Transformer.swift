@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let cents = Transformer<Int, Money> { Money(cents: $0) }
-/// price: try cents.apply(e <| "price")
+/// let price: Money = try cents.apply(e <| "price")
 /// ```
 ///
 /// Errors thrown by the closure are wrapped with the value's path and location when `apply`

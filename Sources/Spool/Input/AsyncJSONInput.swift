@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let stream = AsyncJSONStream(.chunks(response.body.map(\.readableBytesView)))
-/// for try await band in stream.elements(of: Band.self, at: "objects") { ... }
+/// for try await band in stream.elements(of: Band.self, at: "objects") { print(band.name) }
 /// ```
 ///
 /// A chunk with contiguous storage is copied once, straight into the parser's window; bytes

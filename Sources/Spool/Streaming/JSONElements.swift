@@ -3,8 +3,8 @@
 ///
 /// ```swift
 /// let bands = stream.elements(of: Band.self, at: "objects")
-/// while let band = try bands.next() { ... }
-/// // or: try bands.forEach { band in ... }
+/// while let band = try bands.next() { print(band.name) }
+/// // or: try bands.forEach { band in print(band.name) }
 /// ```
 ///
 /// It is also a lazy `Sequence` of `Result`s, since Swift has no throwing synchronous

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let users = stream.members(of: User.self, at: "users_by_id")
-/// while let (id, user) = try users.next() { ... }
+/// while let (id, user) = try users.next() { print(id, user.name) }
 /// ```
 ///
 /// Memory is bounded by the largest value. Errors behave as for ``JSONElements``; a value's

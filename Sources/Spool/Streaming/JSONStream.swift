@@ -8,7 +8,7 @@ import Foundation
 /// members of one object) at a path as typed values, in constant memory.
 ///
 /// ```swift
-/// let stream = JSONStream(.file("catalog.json"))
+/// let stream = JSONStream(.file("bands.json"))
 /// let bands = stream.elements(of: Band.self, at: "objects")
 /// while let band = try bands.next() {
 ///     print(band.name)

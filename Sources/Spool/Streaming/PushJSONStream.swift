@@ -6,12 +6,11 @@
 /// let stream = PushJSONStream()
 /// let bands = stream.elements(of: Band.self, at: "objects")
 ///
-/// // for each chunk that arrives:
-/// try stream.append(chunk)
-/// while let band = try bands.next() { print(band.name) }
-///
-/// // when the body has ended:
-/// try stream.finishInput()
+/// for chunk in body {                    // as each chunk arrives
+///     try stream.append(chunk)
+///     while let band = try bands.next() { print(band.name) }
+/// }
+/// try stream.finishInput()               // when the body has ended
 /// while let band = try bands.next() { print(band.name) }
 /// let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
 /// ```

@@ -9,7 +9,7 @@ import Synchronization
 /// goes), an async shell awaits the next chunk, a push shell returns to its caller, who appends
 /// the next chunk. Every state is resumable, so a chunk may end anywhere.
 ///
-/// ```
+/// ```text
 ///             ┌───────── start ◀──────────────────────────────┐ (NDJSON with a path:
 ///             ▼                                                │  the next top-level value)
 ///   value at path[0..<i] ──key──▶ seek key ──found──▶ enter ──┤

@@ -8,7 +8,7 @@ import Darwin
 
 /// The token tape: every token yajl reported and the cursor has not yet let go of.
 ///
-/// ```
+/// ```text
 /// tokens  [ {  key  [  num  str  ]  }  ... ]      RawToken, 16 bytes each
 ///           ^base                          ^base+count      (absolute indices)
 ///               |    |   |    |

@@ -4,7 +4,7 @@ extension JSONWriter {
     /// order.
     ///
     /// ```swift
-    /// let catalog = try Extractor.decodeValue(from: .file("catalog.json"))
+    /// let catalog = try Extractor.decodeValue(from: .file("bands.json"))
     /// try writer.value(try catalog.value(["objects", 0]))   // the first band, as read
     /// ```
     ///

@@ -5,8 +5,8 @@ extension JSONWriter {
     /// (``JSONParsingOptions/allowsMultipleValues``), the writer must be in ``Format/lines``.
     ///
     /// ```swift
-    /// let reader = JSONReader(.file("catalog.json"))
-    /// let writer = JSONWriter.standardOutput(format: .pretty(indent: 4))
+    /// let reader = JSONReader(.file("bands.json"))
+    /// let writer = try JSONWriter(toFile: "bands-indented.json", format: .pretty(indent: 4))
     /// try writer.copy(from: reader)
     /// try writer.finish()
     /// ```

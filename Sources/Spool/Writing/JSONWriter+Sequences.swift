@@ -3,7 +3,7 @@ extension JSONWriter {
     /// from the sequence: memory holds one element at a time, however long the sequence.
     ///
     /// ```swift
-    /// let writer = try JSONWriter(toFile: "bands.json")
+    /// let writer = try JSONWriter(toFile: "active.json")
     /// try writer.writeArray(bands.lazy.filter { $0.status == .active })
     /// try writer.finish()
     /// ```
@@ -27,7 +27,7 @@ extension JSONWriter {
     /// ``Format/lines``.
     ///
     /// ```swift
-    /// let writer = JSONWriter.standardOutput(format: .lines)
+    /// let writer = try JSONWriter(toFile: "records.jsonl", format: .lines)
     /// try writer.writeLines(records)
     /// try writer.finish()
     /// ```

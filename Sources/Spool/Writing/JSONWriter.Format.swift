@@ -2,10 +2,12 @@ extension JSONWriter {
     /// How a ``JSONWriter`` lays its output out.
     ///
     /// ```swift
-    /// JSONWriter.Format.compact               // {"name":"Sigur Rós","members":[1,2]}
-    /// JSONWriter.Format.pretty()              // JSONEncoder's .prettyPrinted layout
-    /// JSONWriter.Format.lines                 // one compact value per line (JSON Lines)
-    /// JSONWriter.Format(.compact, escapesSlashes: false)
+    /// let formats: [JSONWriter.Format] = [
+    ///     .compact,                           // {"name":"Sigur Rós","members":[1,2]}
+    ///     .pretty(),                          // JSONEncoder's .prettyPrinted layout
+    ///     .lines,                             // one compact value per line (JSON Lines)
+    ///     JSONWriter.Format(.compact, escapesSlashes: false),
+    /// ]
     /// ```
     public struct Format: Hashable, Sendable {
         /// Where whitespace goes.

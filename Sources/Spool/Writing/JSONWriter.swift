@@ -35,7 +35,7 @@ import Darwin
 /// Writes JSON as a stream, token by token, to a file descriptor, a file or memory.
 ///
 /// ```swift
-/// let writer = try JSONWriter(toFile: "bands.json", format: .pretty())
+/// let writer = try JSONWriter(toFile: "band.json", format: .pretty())
 /// try writer.beginObject()
 /// try writer.key("name")
 /// try writer.string("Sigur Rós")

@@ -10,7 +10,7 @@
 /// error carrying the C `errno`. The writer keeps that error: every later call throws it again,
 /// so no output is lost without an error being thrown.
 ///
-/// ```
+/// ```text
 /// error: cannot write to 'out.json': No space left on device (ENOSPC)
 /// error: a value where a key is due: write key(_:) first (in an object, after 2 members)
 /// ```

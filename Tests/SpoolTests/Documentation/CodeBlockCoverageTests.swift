@@ -3,7 +3,8 @@ import Testing
 
 /// Every Swift example of the documentation is code that a test compiles and runs.
 ///
-/// The documents are README.md and every `Sources/Spool/Spool.docc/*.md`. A fenced block whose
+/// The documents are README.md, every `Sources/Spool/Spool.docc/*.md` and the doc comments
+/// (`///`) of every `.swift` file under `Sources/`. A fenced block whose
 /// info string is exactly `swift` is checked: its lines, trimmed of leading and trailing
 /// whitespace and with blank lines left out, must appear as a contiguous run of trimmed,
 /// non-blank lines in some `.swift` file under `Tests/` (in practice, a test that runs the
@@ -63,6 +64,47 @@ struct DocumentationCodeBlockTests {
         return names.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
     }
 
+    /// The fenced blocks of the doc comments of a source file: each with its info string
+    /// (``swiftBlocks(in:)`` keeps the `swift` ones).
+    static func docCommentBlocks(in document: String) -> [(info: String, block: Block)] {
+        let url = repository.appendingPathComponent(document)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        var blocks: [(info: String, block: Block)] = []
+        var open: (info: String, line: Int)?
+        var lines: [String] = []
+        for (number, rawLine) in text.components(separatedBy: "\n").enumerated() {
+            let trimmed = rawLine.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("///") else { continue }
+            let line = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
+            if let current = open {
+                if line == "```" {
+                    blocks.append((current.info, Block(document: document, line: current.line, lines: lines)))
+                    open = nil
+                } else if !line.isEmpty {
+                    lines.append(line)
+                }
+            } else if line.hasPrefix("```") {
+                open = (String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces), number + 1)
+                lines = []
+            }
+        }
+        return blocks
+    }
+
+    /// Every `.swift` file under `Sources/`, relative to the repository.
+    static var sourceFiles: [String] {
+        let sources = repository.appendingPathComponent("Sources")
+        guard let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+        var paths: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            paths.append(String(file.path.dropFirst(repository.path.count + 1)))
+        }
+        return paths.sorted()
+    }
+
+    static let docCommentFences: [(info: String, block: Block)] = sourceFiles.flatMap(docCommentBlocks(in:))
+    static let docCommentSwiftBlocks: [Block] = docCommentFences.filter { $0.info == "swift" }.map(\.block)
+
     static let doccBlocks: [Block] = articles.flatMap(swiftBlocks(in:))
     static let readmeBlocks: [Block] = swiftBlocks(in: "README.md")
 
@@ -103,6 +145,19 @@ struct DocumentationCodeBlockTests {
     @Test(arguments: readmeBlocks)
     func readmeExampleIsRunByATest(_ block: Block) {
         #expect(Self.isTested(block), "no test holds this block verbatim:\n\(block.lines.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: docCommentSwiftBlocks)
+    func docCommentExampleIsRunByATest(_ block: Block) {
+        #expect(Self.isTested(block), "no test holds this block verbatim:\n\(block.lines.joined(separator: "\n"))")
+    }
+
+    /// A doc comment's fence says what it holds: `swift` for code a test runs, `text` (or
+    /// another language) for output and diagrams; DocC would take a bare fence for Swift.
+    @Test func everyDocCommentFenceNamesItsLanguage() {
+        #expect(Self.docCommentSwiftBlocks.count >= 25)
+        let bare = Self.docCommentFences.filter { $0.info.isEmpty }.map { $0.block.testDescription }
+        #expect(bare.isEmpty, "fences without a language: \(bare)")
     }
 
     @Test func blocksAreFoundWithTheirFences() {

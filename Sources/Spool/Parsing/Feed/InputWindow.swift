@@ -9,7 +9,7 @@ import Darwin
 /// The bytes of input that Spool still needs: from a little before the oldest unfinished token
 /// to the last byte read. Offsets are absolute (counted from the start of the input).
 ///
-/// ```
+/// ```text
 ///  discarded | context | pending token | parsed ... | unparsed (held back) | free
 ///            ^base                                   ^parsedEnd             ^end     ^base+capacity
 /// ```

@@ -2,7 +2,7 @@
 /// most; the tape writer runs on the reader's thread (a reader of ``JSONReader/Work/tokens``)
 /// or on the background thread too (``JSONReader/Work/models``).
 ///
-/// ```
+/// ```text
 ///  background thread                                  reader's thread
 ///  read(2) ─▶ yajl ─▶ events ─┬─ log (EventLogger) ──┐                     ┌─▶ bytes + events ─▶ TapeWriter ─┐
 ///  (a YajlFeed)               └─ TapeWriter ─▶ tape ─┴▶ [batch][batch][batch] ┴─▶ tokens ──────────────────────┴▶ tape

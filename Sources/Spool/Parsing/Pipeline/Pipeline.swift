@@ -1,7 +1,7 @@
 /// How bytes become tokens for one ``JSONReader``: one type per way, all chosen in one place
 /// (``PipelineFactory``), once, when the reader first needs input.
 ///
-/// ```
+/// ```text
 ///                      ┌─ OneThreadPipeline ─────── read ─▶ yajl ─▶ TapeWriter ──────────────┐
 ///  PipelineFactory ────┼─ BackgroundPipeline ────── [read ─▶ yajl] ═events═▶ TapeWriter ─────┼─▶ reader's tape
 ///  (work, source,      │   (tokens │ models)        [read ─▶ yajl ─▶ TapeWriter] ═tokens═▶ ──┘
