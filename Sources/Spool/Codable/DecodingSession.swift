@@ -18,8 +18,8 @@ final class DecodingSession: @unchecked Sendable {
     var usesDefaultKeys: Bool { keyTranslation == nil }
 
     /// The parser of the `.iso8601` or `.pattern` date strategy, made once (a pattern is
-    /// compiled when its transformer is made).
-    let dateParser: Transformer<String, Date>?
+    /// compiled then).
+    let dateParser: DateParser?
 
     /// The converted keys of a key strategy other than `.useDefaultKeys`, kept for the whole
     /// session; nil for `.useDefaultKeys`.
@@ -51,8 +51,8 @@ final class DecodingSession: @unchecked Sendable {
         case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
         }
         switch configuration.dateDecodingStrategy {
-        case .iso8601: dateParser = DateTransformers.iso8601
-        case .pattern(let pattern): dateParser = DateTransformers.pattern(pattern)
+        case .iso8601: dateParser = .iso8601
+        case .pattern(let pattern): dateParser = .pattern(pattern)
         default: dateParser = nil
         }
     }

@@ -3,7 +3,7 @@
 /// Lookups scan the object's members, starting after the member the previous lookup found
 /// (models ask for their keys in document order, so most lookups match at the first key they
 /// compare); a key not found by the end is looked for among the members passed before
-/// (``Extractor/member(_:ofObjectAt:)``). With a key strategy other than `.useDefaultKeys`, the
+/// (``DecodingContext/member(utf8:ofObjectAt:keys:)``). With a key strategy other than `.useDefaultKeys`, the
 /// lookups compare converted keys: each distinct key is converted once per decode or stream
 /// (``KeyTranslation``), not once per object.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -353,7 +353,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A scalar through Spool's exact conversion, at `value`, with `key` on the coding path:
     /// the long way, which reads on or throws the located error.
-    private func decode<T: JSONDecodable>(at value: Int, key: Key) throws -> T {
+    private func decode<T: ScalarValue>(at value: Int, key: Key) throws -> T {
         try at(value, key) { try $0.scalar(T.self) }
     }
 
@@ -361,7 +361,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try at(value, key) { try $0.integer(T.self) }
     }
 
-    private func decodeFloat<T: BinaryFloatingPoint & JSONDecodable>(at value: Int, key: Key) throws -> T {
+    private func decodeFloat<T: BinaryFloatingPoint & ScalarValue>(at value: Int, key: Key) throws -> T {
         try at(value, key) { try $0.float(T.self) }
     }
 }

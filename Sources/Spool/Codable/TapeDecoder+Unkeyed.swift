@@ -128,7 +128,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next element as a scalar through Spool's exact conversion, the long way (at its
     /// path) only when that fails.
-    private mutating func scalarElement<T: JSONDecodable>(_ type: T.Type) throws -> T {
+    private mutating func scalarElement<T: ScalarValue>(_ type: T.Type) throws -> T {
         let index = try next(T.self)
         if let quick = decoder.quickScalar(T.self, at: index) {
             try advance()
@@ -137,7 +137,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try element(T.self) { try $0.scalar(T.self) }
     }
 
-    private mutating func floatElement<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+    private mutating func floatElement<T: BinaryFloatingPoint & ScalarValue>(_ type: T.Type) throws -> T {
         let index = try next(T.self)
         if let quick = decoder.quickFloat(T.self, at: index) {
             try advance()
@@ -228,9 +228,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// the same element without releasing.
     private mutating func keepElements() {
         walk.end()
-        let kept = DecodingContext.ChildWalk(context: decoder.context, container: array, releasing: false)
-        kept.child = walk.child
-        walk = kept
+        walk = DecodingContext.ChildWalk(context: decoder.context, container: array, from: walk.child, releasing: false)
     }
 }
 
@@ -251,12 +249,12 @@ struct SingleValueContainer: SingleValueDecodingContainer {
 
     /// A scalar through Spool's exact conversion, the long way (at the value's path) only when
     /// that fails.
-    private func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+    private func scalar<T: ScalarValue>(_ type: T.Type) throws -> T {
         if let index, let quick = decoder.quickScalar(T.self, at: index) { return quick }
         return try read { try $0.scalar(T.self) }
     }
 
-    private func float<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+    private func float<T: BinaryFloatingPoint & ScalarValue>(_ type: T.Type) throws -> T {
         if let index, let quick = decoder.quickFloat(T.self, at: index) { return quick }
         return try read { try $0.float(T.self) }
     }

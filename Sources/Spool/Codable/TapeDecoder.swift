@@ -5,7 +5,7 @@ import Foundation  // DateFormatter is not in FoundationEssentials
 /// One decoder serves a whole value: decoding a child moves `index` to the child and notes the
 /// child's place (its container's path node and its key, borrowed), then restores both (as
 /// swift-foundation's decoder does), so a field costs no decoder and no path array; a scalar
-/// field does not even move it. Scalars go through ``Extractor``'s exact conversions; `Date`,
+/// field does not even move it. Scalars go through the exact conversions of ``ScalarValue``; `Date`,
 /// `Data`, `URL`, `Decimal`, arrays and `String`-keyed dictionaries are read the way
 /// `JSONDecoder` reads them (``DecodingSession`` finds which a type is, once). Spool's
 /// ``DecodeError`` becomes the `DecodingError` a `JSONDecoder` user catches, with the
@@ -288,13 +288,13 @@ final class TapeDecoder: Decoder {
 
     /// The current value as a standard scalar, the quick way when it converts.
     @inline(__always)
-    private func quickOrScalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+    private func quickOrScalar<T: ScalarValue>(_ type: T.Type) throws -> T {
         if let index, let quick = quickScalar(T.self, at: index) { return quick }
         return try scalar(T.self)
     }
 
     @inline(__always)
-    private func quickOrFloat<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+    private func quickOrFloat<T: BinaryFloatingPoint & ScalarValue>(_ type: T.Type) throws -> T {
         if let index, let quick = quickFloat(T.self, at: index) { return quick }
         return try float(T.self)
     }
@@ -303,19 +303,19 @@ final class TapeDecoder: Decoder {
     /// or does not convert: then the caller goes the long way (``scalar(_:)`` at the value's
     /// path), which reads on or throws the located error. Most values take this way only.
     @inline(__always)
-    func quickScalar<T: JSONDecodable>(_ type: T.Type, at index: Int) -> T? {
+    func quickScalar<T: ScalarValue>(_ type: T.Type, at index: Int) -> T? {
         guard context.isValid(index) else { return nil }
         // A string where a number or a Bool is asked for goes the long way at once, building no
         // error here: a `try?` fallback from a number to a string pays for one error, not two.
         // (Strings, the most common fields, are not checked twice.)
         if T.self != String.self && tape[index].kind == .string { return nil }
-        return try? T.decode(Extractor(context: context, index: index))
+        return try? T.read(at: index, in: context)
     }
 
     /// ``quickScalar(_:at:)`` for `Double` and `Float`: finite values only (the rest, and
     /// strings under a non-conforming float strategy, take the long way).
     @inline(__always)
-    func quickFloat<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type, at index: Int) -> T? {
+    func quickFloat<T: BinaryFloatingPoint & ScalarValue>(_ type: T.Type, at index: Int) -> T? {
         guard let value = quickScalar(T.self, at: index), value.isFinite else { return nil }
         return value
     }
@@ -337,17 +337,17 @@ final class TapeDecoder: Decoder {
             || T.self == UInt64.self
     }
 
-    /// The current value through one of Spool's exact ``JSONDecodable`` scalars.
-    func scalar<T: JSONDecodable>(_ type: T.Type) throws -> T {
+    /// The current value through one of Spool's exact scalars.
+    func scalar<T: ScalarValue>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
         // (Read on: a scalar's token may not be on the tape yet.)
         if try checked(index).kind == .string, Self.isNumberOrBool(T.self) {
             // The mismatch the scalar would throw, made here: thrown, caught and wrapped, it
             // cost a `try?` fallback from a number to a string 10 % more per element.
-            throw decodingError(Extractor(context: context, index: index).mismatchError(at: index, expected: T.self), type: T.self)
+            throw decodingError(context.mismatchError(at: index, expected: T.self), type: T.self)
         }
         do {
-            return try T.decode(Extractor(context: context, index: index))
+            return try T.read(at: index, in: context)
         } catch var error as DecodeError {
             // JSONDecoder's Bool paths have no null check: `null` is a type mismatch for a Bool.
             if T.self == Bool.self && error.code == .null { error.code = .typeMismatch }
@@ -355,20 +355,20 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    /// The current value as an integer type that is not ``JSONDecodable`` (`Int128`,
+    /// The current value as an integer type that is not a ``ScalarValue`` (`Int128`,
     /// `UInt128`), exactly, as Spool reads the others.
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard let index else { throw valueNotFound(T.self, at: nil, "Expected \(TypeName.of(T.self)) value but the value is absent") }
         _ = try checked(index)
         do {
-            return try Extractor(context: context, index: index).integer(T.self)
+            return try context.integer(at: index, as: T.self)
         } catch let error as DecodeError {
             throw decodingError(error, type: T.self)
         }
     }
 
     /// A `Double` or `Float`, with the non-conforming float strategy for strings.
-    func float<T: BinaryFloatingPoint & JSONDecodable>(_ type: T.Type) throws -> T {
+    func float<T: BinaryFloatingPoint & ScalarValue>(_ type: T.Type) throws -> T {
         if case .convertFromString(let positive, let negative, let nan) = configuration.nonConformingFloatDecodingStrategy,
             let index, try checked(index).kind == .string
         {
@@ -380,8 +380,7 @@ final class TapeDecoder: Decoder {
         let value = try scalar(T.self)
         if !value.isFinite, let index {
             // A number beyond the type's range: JSONDecoder refuses it too (as invalid JSON).
-            let error = Extractor(context: context, index: index)
-                .mismatchError(at: index, expected: T.self, reason: "beyond \(TypeName.of(T.self))'s range")
+            let error = context.mismatchError(at: index, expected: T.self, reason: "beyond \(TypeName.of(T.self))'s range")
             throw decodingError(error, type: T.self)
         }
         return value
@@ -396,7 +395,7 @@ final class TapeDecoder: Decoder {
         case .millisecondsSince1970:
             return Date(timeIntervalSince1970: try float(Double.self) / 1000)
         case .iso8601, .pattern:  // (the session made this strategy's parser once: never nil here)
-            return try transformed(session.dateParser ?? DateTransformers.iso8601)
+            return try parsedDate(session.dateParser ?? .iso8601)
         case .formatted(let formatter):
             let text = try scalar(String.self)
             guard let date = formatter.date(from: text) else {
@@ -408,10 +407,10 @@ final class TapeDecoder: Decoder {
         }
     }
 
-    private func transformed(_ transformer: Transformer<String, Date>) throws -> Date {
+    private func parsedDate(_ parser: DateParser) throws -> Date {
         let text = try scalar(String.self)
         do {
-            return try transformer.apply(text)
+            return try parser.parse(text)
         } catch let error as DecodeError {
             throw corrupted(error.message, code: .invalidValue)  // (its message, not its `error:` line)
         } catch {
@@ -445,7 +444,7 @@ final class TapeDecoder: Decoder {
         let target: Int
         var path = rootKeyPath
         do {
-            switch try Extractor(context: context, index: index).resolve(rootKeyPath) {
+            switch try context.resolve(rootKeyPath, from: index) {
             case .found(let found): target = found
             case .missing(let parent, let missing):
                 let keys = missing.components.map(JSONCodingKey.init)
@@ -520,9 +519,8 @@ final class TapeDecoder: Decoder {
     /// A type mismatch for the value at `index` (nil: absent).
     func mismatch(_ type: Any.Type, at index: Int?) -> DecodingError {
         guard let index else { return valueNotFound(type, at: nil, "Expected \(TypeName.of(type)) but the value is absent") }
-        let extractor = Extractor(context: context, index: index)
         let expected = type == [String: Any].self ? "object" : type == [Any].self ? "array" : TypeName.of(type)
-        return decodingError(extractor.mismatchError(at: index, expected: expected, reason: nil), type: type)
+        return decodingError(context.mismatchError(at: index, expected: expected, reason: nil), type: type)
     }
 
     func valueNotFound(_ type: Any.Type, at index: Int?, _ message: String) -> DecodingError {
@@ -551,9 +549,8 @@ final class TapeDecoder: Decoder {
         let location = index.flatMap { context.isValid($0) ? tape.location(at: $0) : nil }
         var underlying = DecodeError(code: code, keyPath: JSONKeyPath(codingPath.map(JSONKeyPath.Component.init)), location: location, message: message)
         if let index, context.isValid(index) {
-            let extractor = Extractor(context: context, index: index)
-            underlying.actual = extractor.kindName(at: index)
-            underlying.excerpt = extractor.excerpt(at: index)
+            underlying.actual = context.kindName(at: index)
+            underlying.excerpt = context.excerpt(at: index)
         }
         return .dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.describe(underlying), underlyingError: underlying))
     }

@@ -142,19 +142,17 @@ final class DecodingContext {
     /// context decodes while parsing and no outer loop is releasing already (``ReleaseRun``).
     @inline(__always)
     func forEachChild(of container: Int, releasing: Bool = false, _ body: (Int) throws -> Void) throws {
-        var child = container + 1
-        let releases = releasing && startsReleasing(container)
-        defer { if releases { isReleasing = false } }
-        var run = ReleaseRun(container: container, from: child)
-        while true {
-            try ensure(child)
-            if tape[child].isContainerEnd { break }  // the container's own end
-            let value = tape[child].kind == .key ? child + 1 : child
+        var walk = ChildSteps(container: container, from: container &+ 1, releasing: releasing, in: self)
+        defer { walk.end(in: self) }
+        while try !walk.isAtEnd(in: self) {  // (until the container's own end)
+            let child = walk.child
+            let value = tape[child].kind == .key ? child &+ 1 : child
             try body(child)
-            child = try lastIndex(ofValueAt: value) + 1
-            if releases && run.pass(to: child) { run.release(upTo: child, children: run.children, in: tape) }
+            if try walk.advance(pastValueAt: value, in: self) {
+                walk.release(upTo: walk.child, children: walk.run.children, in: self)
+            }
         }
-        if releases && run.children > 0 { run.release(upTo: child, children: run.children, in: tape) }
+        if walk.releases && walk.run.children > 0 { walk.release(upTo: walk.child, children: walk.run.children, in: self) }
     }
 
     /// Whether a loop over the children of `container` that asks to release them may: this

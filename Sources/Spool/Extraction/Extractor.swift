@@ -157,25 +157,22 @@ public struct Extractor {
     /// This value as a string.
     /// - Throws: ``DecodeError`` (`.null` or `.typeMismatch`) for anything but a string.
     public func string() throws -> String {
-        let token = try checkedToken()
-        guard token.kind == .string else { throw mismatchError(at: index, expected: String.self) }
-        return tape.text(of: token)
+        _ = try checkedToken()
+        return try String.read(at: index, in: context)
     }
 
     /// This value as a Boolean.
     public func bool() throws -> Bool {
-        switch try checkedToken().kind {
-        case .true: return true
-        case .false: return false
-        default: throw mismatchError(at: index, expected: Bool.self)
-        }
+        _ = try checkedToken()
+        return try Bool.read(at: index, in: context)
     }
 
     /// This value as an integer of type `T`, exactly: a number out of range or with a fraction
     /// is a type mismatch, never truncated. Whole numbers written with a fraction or an
     /// exponent count (`1.0`, `1e3`, `0e41`, `1000e-3`, `-0.0`); `1.5` and `1e-1` do not.
     public func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
-        try number(as: T.self, reason: "does not fit \(TypeName.of(T.self)) exactly") { text -> T? in NumberText.integer(text) }
+        _ = try checkedToken()
+        return try context.integer(at: index, as: T.self)
     }
 
     /// This value as a `Double`, rounded to the nearest representable value.
@@ -184,22 +181,23 @@ public struct Extractor {
     /// Foundation's `JSONDecoder`: one that would become infinite (`1e400`), and a non-zero
     /// one that would become 0 (`1e-400`). Numbers that round to a subnormal value are kept.
     public func double() throws -> Double {
-        try number(as: Double.self, reason: "does not fit Double", NumberText.double)
+        _ = try checkedToken()
+        return try Double.read(at: index, in: context)
     }
 
-    /// This number converted by `convert`; a mismatch names `T`, with `reason` when the value
-    /// is a number that `convert` refuses. `reason` is built only then: a message such as
-    /// `"does not fit \(TypeName.of(T.self)) exactly"` costs thousands of instructions, more
-    /// than most conversions.
+    /// This value as a `Float`, rounded to the nearest representable value (out of its range:
+    /// a type mismatch, as for ``double()``).
+    func float() throws -> Float {
+        _ = try checkedToken()
+        return try Float.read(at: index, in: context)
+    }
+
+    /// This number converted by `convert` (see ``DecodingContext/number(at:as:reason:_:)``).
     func number<T>(
         as type: T.Type, reason: @autoclosure () -> String, _ convert: (UnsafeBufferPointer<UInt8>) -> T?
     ) throws -> T {
-        let token = try checkedToken()
-        guard token.kind == .number else { throw mismatchError(at: index, expected: T.self) }
-        guard let value = convert(tape.bytes(of: token)) else {
-            throw mismatchError(at: index, expected: T.self, reason: reason())
-        }
-        return value
+        _ = try checkedToken()
+        return try context.number(at: index, as: T.self, reason: reason(), convert)
     }
 
     /// The exact source text of this number.
@@ -234,21 +232,6 @@ public struct Extractor {
 
     // MARK: - Internals
 
-    enum Resolution {
-        case found(Int)
-        /// The path stops at the object or array `parent`, before the component at `path`'s end.
-        case missing(parent: Int, path: JSONKeyPath)
-        /// An intermediate value on the path is `null`.
-        case null(Int)
-    }
-
-    /// One step of a path: the child found, no such child, or `null` where a container was needed.
-    private enum Step {
-        case found(Int)
-        case missing
-        case null(Int)
-    }
-
     // The lookups below stay out of line, and are not generic: the frames of the generic
     // entry points that call them remain on the stack while the value found is decoded (once
     // per nesting level of a recursive model), so they should hold as little as possible.
@@ -277,57 +260,11 @@ public struct Extractor {
         return tape[index]
     }
 
-    /// Follows `keyPath` from this value.
-    func resolve(_ keyPath: JSONKeyPath) throws -> Resolution {
-        guard context.isValid(index) else { throw staleFailure() }
-        switch keyPath.storage {
-        case .empty:
-            return .found(index)
-        case .one(let component):
-            switch try step(from: index, component) {
-            case .found(let target): return .found(target)
-            case .missing: return .missing(parent: index, path: keyPath)
-            case .null(let target): return .null(target)
-            }
-        case .many(let components):
-            var node = index
-            for (position, component) in components.enumerated() {
-                switch try step(from: node, component) {
-                case .found(let next): node = next
-                case .missing: return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
-                case .null(let target): return .null(target)
-                }
-            }
-            return .found(node)
-        }
-    }
-
+    /// Follows `keyPath` from this value (see ``DecodingContext/resolve(_:from:)``).
     @inline(__always)
-    private func step(from node: Int, _ component: JSONKeyPath.Component) throws -> Step {
-        let token = tape[node]
-        switch component {
-        case .key(let key):
-            guard token.kind == .objectStart else {
-                if token.kind == .null { return .null(node) }
-                throw mismatchError(at: node, expected: "object", reason: nil)
-            }
-            if let value = try member(key, ofObjectAt: node) { return .found(value) }
-            return .missing
-        case .index(let position):
-            guard token.kind == .arrayStart else {
-                if token.kind == .null { return .null(node) }
-                throw mismatchError(at: node, expected: "array", reason: nil)
-            }
-            var child = node + 1
-            var count = 0
-            while true {
-                try context.ensure(child)
-                if tape[child].kind == .arrayEnd { return .missing }
-                if count == position { return .found(child) }
-                child = try context.lastIndex(ofValueAt: child) + 1
-                count += 1
-            }
-        }
+    func resolve(_ keyPath: JSONKeyPath) throws -> DecodingContext.Resolution {
+        guard context.isValid(index) else { throw staleFailure() }
+        return try context.resolve(keyPath, from: index)
     }
 
     /// Decodes the value at `target` as `T`, wrapping foreign errors with its path and location.
@@ -377,37 +314,11 @@ public struct Extractor {
     }
 
     func mismatchError<T>(at target: Int, expected: T.Type, reason: String? = nil) -> DecodeError {
-        mismatchError(at: target, expected: TypeName.of(T.self), reason: reason)
+        context.mismatchError(at: target, expected: TypeName.of(T.self), reason: reason)
     }
 
     func mismatchError(at target: Int, expected: String, reason: String?) -> DecodeError {
-        let token = tape[target]
-        let path = context.path(of: target)
-        let kind = kindName(at: target)
-        let clipped = excerpt(at: target)
-        // "expected Int at items[3], found string "x" (reason)" (a `try?` fallback pays for
-        // this message on every value it refuses).
-        var message = MessageText()
-        message.append("expected ")
-        message.append(expected)
-        if !path.isEmpty {
-            message.append(" at ")
-            path.appendClippedDescription(to: &message)
-        }
-        message.append(", found ")
-        message.append(kind)
-        if let clipped {
-            message.append(" ")
-            message.append(clipped)
-        }
-        if let reason {
-            message.append(" (")
-            message.append(reason)
-            message.append(")")
-        }
-        return DecodeError(
-            code: token.kind == .null ? .null : .typeMismatch, keyPath: path, location: tape.location(of: token),
-            expected: expected, actual: kind, excerpt: clipped, message: message.text)
+        context.mismatchError(at: target, expected: expected, reason: reason)
     }
 
     func badRawValueError<T>(_ type: T.Type) -> DecodeError {
@@ -454,33 +365,11 @@ public struct Extractor {
     }
 
     func kindName(at target: Int) -> String {
-        tape[target].kind.valueKindName
+        context.kindName(at: target)
     }
 
-    /// The value's text for messages: numbers as written, strings quoted, clipped to 40 characters.
+    /// The value's text for messages (see ``DecodingContext/excerpt(at:)``).
     func excerpt(at target: Int) -> String? {
-        let token = tape[target]
-        switch token.kind {
-        case .number:
-            return clip(tape.text(of: token))
-        case .string:
-            // Most excerpts are short and need no escape: quoted straight from the tape's bytes.
-            let bytes = tape.bytes(of: token)
-            if bytes.count <= 40, !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                return String(unsafeUninitializedCapacity: bytes.count &+ 2) { buffer in
-                    buffer[0] = UInt8(ascii: "\"")
-                    _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(fromContentsOf: bytes)
-                    buffer[bytes.count &+ 1] = UInt8(ascii: "\"")
-                    return bytes.count &+ 2
-                }
-            }
-            return JSONKeyPath.quoted(clip(tape.text(of: token)))
-        default:
-            return nil
-        }
-    }
-
-    private func clip(_ text: String) -> String {
-        text.utf8.count <= 40 || text.count <= 40 ? text : String(text.prefix(37)) + "..."
+        context.excerpt(at: target)
     }
 }

@@ -27,6 +27,7 @@ extension Decimal: JSONDecodable {
     /// moved into the significand). Leading and trailing zeros cost nothing: `1.000…0` is 1,
     /// `0e999` is 0.
     public static func decode(_ e: Extractor) throws -> Decimal {
-        try e.number(as: Decimal.self, reason: "does not fit Decimal exactly", NumberText.decimal)
+        _ = try e.checkedToken()
+        return try Decimal.read(at: e.index, in: e.context)
     }
 }

@@ -69,7 +69,7 @@ extension Float: JSONDecodable {
     /// range is a type mismatch ("does not fit Float"): `1e39` would become infinite, `1e-50`
     /// would become 0. Numbers that round to a subnormal value are kept.
     public static func decode(_ e: Extractor) throws -> Float {
-        try e.number(as: Float.self, reason: "does not fit Float", NumberText.float)
+        try e.float()
     }
 }
 
