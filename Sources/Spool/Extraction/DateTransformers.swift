@@ -6,7 +6,7 @@ import Foundation
 
 /// Ready-made date transformers. None goes through `DateFormatter` (on Linux one formatter
 /// call costs more than decoding a whole record); fixed formats are parsed from the bytes
-/// (``DateParser``, which the Codable date strategies use too).
+/// (by the same parser as the Codable date strategies `.iso8601` and `.pattern`).
 ///
 /// ```swift
 /// birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))

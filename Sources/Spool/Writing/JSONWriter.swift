@@ -227,10 +227,31 @@ public final class JSONWriter {
 
     // MARK: - Reading the output
 
-    /// What a memory writer holds: everything written so far (also before ``finish()``).
-    /// For a descriptor writer, the bytes not yet flushed (after a failed write, those the
-    /// descriptor did not take).
+    /// What a memory writer holds: everything written so far (also before ``finish()``), or
+    /// since the last ``takeOutput()``. For a descriptor writer, the bytes not yet flushed
+    /// (after a failed write, those the descriptor did not take).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+
+    /// For a memory writer: the bytes written since the last call (or since the start), handed
+    /// over and forgotten, so that a long output (an HTTP response body) goes out piece by
+    /// piece in bounded memory. Bytes an encoder holds back (an object it sorts, a member that
+    /// may still be replaced) stay until it lets them go. Empty for a descriptor writer.
+    ///
+    /// ```swift
+    /// let writer = JSONWriter()
+    /// try writer.beginArray()
+    /// try writer.number(1)
+    /// let first = writer.takeOutput()       // [1
+    /// try writer.number(2)
+    /// try writer.endArray()
+    /// try writer.finish()
+    /// let rest = writer.takeOutput()        // ,2]
+    /// ```
+    public func takeOutput() -> [UInt8] {
+        var taken: [UInt8] = []
+        moveOut(into: &taken)
+        return taken
+    }
 
     /// ``bytes`` as `Data`.
     public var data: Data { Data(bytes: buffer, count: count) }
@@ -241,13 +262,14 @@ public final class JSONWriter {
     /// Whether ``finish()`` has completed.
     public var isFinished: Bool { finished }
 
-    /// The bytes the output has taken so far. For a memory writer, all of them (``bytes``).
+    /// The bytes the output has taken so far. For a memory writer, all of them (``bytes`` and
+    /// those taken by ``takeOutput()``).
     /// For a descriptor writer, those `write(2)` accepted, and not those still in the buffer,
     /// which ``flush()``, ``finish()`` or a full buffer write out (``bytes`` holds them): after
     /// ``finish()``, the size of the output; after a failed write, exactly what reached the
     /// descriptor before the failure (a partial write included), never the bytes it refused.
     public var bytesWritten: Int {
-        if case .memory = output { return count }
+        if case .memory = output { return bytesFlushed &+ count }
         return bytesFlushed
     }
 

@@ -8,7 +8,8 @@ import Testing
 /// info string is exactly `swift` is checked: its lines, trimmed of leading and trailing
 /// whitespace and with blank lines left out, must appear as a contiguous run of trimmed,
 /// non-blank lines in some `.swift` file under `Tests/` (in practice, a test that runs the
-/// example and checks the output the document claims).
+/// example and checks the output the document claims), or of the HTTP example
+/// (`Examples/Server`, which CI builds and tests), whose article quotes its code.
 ///
 /// Blocks that are not runnable code use another info string and are not checked:
 /// `swift-manifest` for `Package.swift` snippets (declarations that only make sense in a
@@ -108,15 +109,18 @@ struct DocumentationCodeBlockTests {
     static let doccBlocks: [Block] = articles.flatMap(swiftBlocks(in:))
     static let readmeBlocks: [Block] = swiftBlocks(in: "README.md")
 
-    /// The trimmed, non-blank lines of every `.swift` file under `Tests/`.
+    /// The trimmed, non-blank lines of every `.swift` file under `Tests/`, and of the HTTP
+    /// example (`Examples/Server`, whose tests CI runs: its article quotes its code).
     static let testSources: [[String]] = {
-        let tests = repository.appendingPathComponent("Tests")
-        guard let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil) else { return [] }
         var sources: [[String]] = []
-        for case let file as URL in files where file.pathExtension == "swift" {
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-            sources.append(
-                text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        for folder in ["Tests", "Examples/Server/Sources", "Examples/Server/Tests"] {
+            let root = repository.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" && !file.path.contains("/.build") {
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                sources.append(
+                    text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            }
         }
         return sources
     }()

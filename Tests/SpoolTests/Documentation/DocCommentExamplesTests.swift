@@ -382,6 +382,38 @@ extension DocumentationExamples {
             #expect(written == "{\n  \"name\" : \"Sigur Rós\",\n  \"formed\" : 1994\n}")
         }
 
+        @Test func takingTheOutputPieceByPiece() throws {
+            let writer = JSONWriter()
+            try writer.beginArray()
+            try writer.number(1)
+            let first = writer.takeOutput()       // [1
+            try writer.number(2)
+            try writer.endArray()
+            try writer.finish()
+            let rest = writer.takeOutput()        // ,2]
+
+            #expect(String(decoding: first, as: UTF8.self) == "[1")
+            #expect(String(decoding: rest, as: UTF8.self) == ",2]")
+            #expect(writer.bytesWritten == 5 && writer.bytes.isEmpty && writer.takeOutput().isEmpty)
+        }
+
+        @Test func takingTheOutputWaitsForASortedObject() throws {
+            struct Pair: Encodable {
+                var b = 2
+                var a = 1
+            }
+            let encoder = StreamingJSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let writer = JSONWriter()
+            try writer.beginArray()
+            try encoder.encode(Pair(), to: writer)
+            var taken = writer.takeOutput()
+            try writer.endArray()
+            try writer.finish()
+            taken += writer.takeOutput()
+            #expect(String(decoding: taken, as: UTF8.self) == #"[{"a":1,"b":2}]"#)
+        }
+
         @Test func theFormats() throws {
             let formats: [JSONWriter.Format] = [
                 .compact,                           // {"name":"Sigur Rós","members":[1,2]}
