@@ -91,6 +91,9 @@ final class StreamCore {
     /// Where the container being searched starts, for a missing key's location (its token may
     /// be gone from the tape once the key is known to be missing).
     private var containerLocation: SourceLocation?
+    /// A key of the object being searched near the one the path wants, for a missing key's
+    /// "did you mean" (``KeySuggestion``).
+    private var nearKey: String?
     /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
     private var valueIndex = 0
     /// The next element's index in its array (or among the top-level values).
@@ -294,6 +297,7 @@ final class StreamCore {
                 switch path.components[component] {
                 case .key:
                     guard kind == .objectStart else { throw mismatch(expected: "object", walkedCount: component) }
+                    nearKey = nil
                     phase = .seekingKey(component: component)
                 case .index(let position):
                     guard kind == .arrayStart else { throw mismatch(expected: "array", walkedCount: component) }
@@ -305,6 +309,9 @@ final class StreamCore {
                 _ = try reader.next()
                 recorder.record(from: reader)
                 guard case .key(let key) = path.components[component], reader.textEquals(key) else {
+                    if nearKey == nil, case .key(let key) = path.components[component] {
+                        nearKey = KeySuggestion.suggestion(from: reader, for: key)
+                    }
                     phase = .recordingValue(open: 0, then: .seekingKey(component: component))
                     continue
                 }
@@ -389,11 +396,21 @@ final class StreamCore {
     }
 
     private func mismatch(expected: String, walkedCount: Int) -> DecodeError {
-        StreamErrors.notFound(expected: expected, at: walked(walkedCount), reader: reader, streaming: path)
+        var error = StreamErrors.notFound(expected: expected, at: walked(walkedCount), reader: reader, streaming: path)
+        // `objects.0.name` meets an array where it wanted the object with key "0".
+        if walkedCount < path.components.count, case .key(let key) = path.components[walkedCount],
+            reader.currentToken?.kind == .arrayStart, key.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let index = Int(key)
+        {
+            let fixed = JSONKeyPath(walked(walkedCount) + [.index(index)] + path.components[(walkedCount + 1)...])
+            error.message += "; for an element, write \(fixed) (an index goes in brackets)"
+        }
+        return error
     }
 
     private func missing(_ component: Int) -> DecodeError {
-        StreamErrors.missing(path.components[component], in: walked(component), container: containerLocation, streaming: path)
+        StreamErrors.missing(
+            path.components[component], in: walked(component), container: containerLocation, streaming: path, nearKey: nearKey)
     }
 
     // MARK: - The rest of the input

@@ -44,10 +44,11 @@ enum StreamErrors {
             message: "expected \(expected)\(at) to stream \(path), found \(found)")
     }
 
-    /// The path's next step is not in the container at `walked`, which starts at `container`.
+    /// The path's next step is not in the container at `walked`, which starts at `container`;
+    /// `nearKey`, a key seen there near the one wanted, is suggested.
     static func missing(
         _ component: JSONKeyPath.Component, in walked: [JSONKeyPath.Component], container location: SourceLocation?,
-        streaming path: JSONKeyPath
+        streaming path: JSONKeyPath, nearKey: String? = nil
     ) -> DecodeError {
         let what: String
         switch component {
@@ -55,7 +56,9 @@ enum StreamErrors {
         case .index(let position): what = "missing element [\(position)]"
         }
         let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked).clippedDescription)"
-        let hint = JSONKeyPath.pathSyntaxHint(for: component).map { "; \($0)" } ?? ""
+        let hint =
+            nearKey.map { "; did you mean \(JSONKeyPath.quoted($0))?" } ?? JSONKeyPath.pathSyntaxHint(for: component).map { "; \($0)" }
+            ?? ""
         return DecodeError(
             code: .missingKey, keyPath: JSONKeyPath(walked + [component]), location: location,
             message: "\(what)\(inside) (streaming \(path.clippedDescription))\(hint)")

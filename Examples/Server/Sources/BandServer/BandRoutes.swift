@@ -7,13 +7,20 @@ import Spool
 ///   (``BandUpload``); answers `{"count":N}`, or `400` with the located error.
 /// - `GET /bands`: every stored band as a JSON array; `GET /bands?format=lines`: as JSON Lines.
 public enum BandRoutes {
-    /// A router serving `store`.
-    public static func router(store: BandStore) -> Router<BasicRequestContext> {
+    /// A router serving `store`; `collecting`: uploads go the usual way instead, collected
+    /// whole and decoded by `JSONDecoder` (``CollectingUpload``), for comparison.
+    public static func router(store: BandStore, collecting: Bool = false) -> Router<BasicRequestContext> {
         let router = Router()
         let upload = BandUpload(store: store)
+        let collected = CollectingUpload(store: store)
         router.post("bands") { request, _ -> Response in
             do {
-                let count = try await upload.receive(request.body.map { $0.readableBytesView })
+                let count: Int
+                if collecting {
+                    count = try await collected.receive(request.body)
+                } else {
+                    count = try await upload.receive(request.body.map { $0.readableBytesView })
+                }
                 return json(.ok) { writer in
                     try writer.key("count")
                     try writer.number(count)
@@ -75,13 +82,13 @@ public enum BandRoutes {
 /// The band server as a Hummingbird application.
 public enum BandServerApplication {
     /// An application serving `store` at `host`:`port` (0: any free port); `onRunning` gets the
-    /// port it listens on.
+    /// port it listens on. `collecting`: see ``BandRoutes/router(store:collecting:)``.
     public static func make(
-        store: BandStore, host: String = "127.0.0.1", port: Int = 8080,
+        store: BandStore, host: String = "127.0.0.1", port: Int = 8080, collecting: Bool = false,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: BandRoutes.router(store: store),
+            router: BandRoutes.router(store: store, collecting: collecting),
             configuration: .init(address: .hostname(host, port: port), serverName: "band-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }

@@ -1,22 +1,27 @@
 import BandServer
 import Foundation
 
-// band-server [--port N] [--database PATH]: serves POST /bands and GET /bands (see BandRoutes).
+// band-server [--port N] [--database PATH] [--collecting]: serves POST /bands and GET /bands
+// (see BandRoutes); --collecting takes uploads the usual way, for comparison (CollectingUpload).
 var port = 8080
 var path = "bands.sqlite"
+var collecting = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--port": port = arguments.popFirst().flatMap(Int.init) ?? port
     case "--database": path = arguments.popFirst() ?? path
+    case "--collecting": collecting = true
     default:
-        FileHandle.standardError.write(Data("usage: band-server [--port N] [--database PATH]\n".utf8))
+        FileHandle.standardError.write(Data("usage: band-server [--port N] [--database PATH] [--collecting]\n".utf8))
         exit(64)
     }
 }
 let database = path
 let store = try BandStore(path: database)
-let app = BandServerApplication.make(store: store, host: "127.0.0.1", port: port) { port in
-    print("band-server: listening on http://127.0.0.1:\(port), database \(database)")
+let mode = collecting
+let app = BandServerApplication.make(store: store, host: "127.0.0.1", port: port, collecting: mode) { port in
+    // (Written at once, also to a pipe: a script waits for this line.)
+    FileHandle.standardOutput.write(Data("band-server: listening on http://127.0.0.1:\(port), database \(database)\n".utf8))
 }
 try await app.runService()
