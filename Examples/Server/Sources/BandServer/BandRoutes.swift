@@ -4,14 +4,18 @@ import Spool
 
 /// The band server's routes:
 /// - `POST /bands`: a catalog of any size as the request body, streamed into the store
-///   (``BandUpload``); answers `{"count":N}`, or `400` with the located error.
+///   (``BandUpload``); answers `{"count":N}`, or `400` with the located error (`413` for a
+///   body over the limit set).
 /// - `GET /bands`: every stored band as a JSON array; `GET /bands?format=lines`: as JSON Lines.
 public enum BandRoutes {
     /// A router serving `store`; `collecting`: uploads go the usual way instead, collected
-    /// whole and decoded by `JSONDecoder` (``CollectingUpload``), for comparison.
-    public static func router(store: BandStore, collecting: Bool = false) -> Router<BasicRequestContext> {
+    /// whole and decoded by `JSONDecoder` (``CollectingUpload``), for comparison;
+    /// `maximumBodySize`: see ``BandUpload/maximumBodySize``.
+    public static func router(store: BandStore, collecting: Bool = false, maximumBodySize: Int? = nil) -> Router<BasicRequestContext> {
         let router = Router()
-        let upload = BandUpload(store: store)
+        var configured = BandUpload(store: store)
+        configured.maximumBodySize = maximumBodySize
+        let upload = configured
         let collected = CollectingUpload(store: store)
         router.post("bands") { request, _ -> Response in
             do {
@@ -45,9 +49,9 @@ public enum BandRoutes {
         switch error {
         case let error as ParseError: (message, path, location) = (error.description, error.path, error.location)
         case let error as DecodeError: (message, path, location) = (error.description, error.keyPath, error.location)
-        default: (message, path, location) = ("\(error)", nil, nil)
+        default: (message, path, location) = ("\(error)", nil, nil)  // too large, or the body's own error
         }
-        return json(.badRequest) { writer in
+        return json(error is BandUpload.TooLarge ? .contentTooLarge : .badRequest) { writer in
             try writer.key("error")
             try writer.string(message)
             if let path {
@@ -82,13 +86,14 @@ public enum BandRoutes {
 /// The band server as a Hummingbird application.
 public enum BandServerApplication {
     /// An application serving `store` at `host`:`port` (0: any free port); `onRunning` gets the
-    /// port it listens on. `collecting`: see ``BandRoutes/router(store:collecting:)``.
+    /// port it listens on. `collecting`, `maximumBodySize`: see
+    /// ``BandRoutes/router(store:collecting:maximumBodySize:)``.
     public static func make(
         store: BandStore, host: String = "127.0.0.1", port: Int = 8080, collecting: Bool = false,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        maximumBodySize: Int? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: BandRoutes.router(store: store, collecting: collecting),
+            router: BandRoutes.router(store: store, collecting: collecting, maximumBodySize: maximumBodySize),
             configuration: .init(address: .hostname(host, port: port), serverName: "band-server"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }

@@ -82,6 +82,16 @@ public final class BandStore: Sendable {
                 """)
     }
 
+    /// The number of uploads begun and neither completed nor discarded: those in progress.
+    public func incompleteUploads() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM uploads WHERE complete = 0") ?? 0 }
+    }
+
+    /// The number of band rows stored, those of incomplete uploads included.
+    public func storedRows() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bands") ?? 0 }
+    }
+
     /// The number of bands of completed uploads.
     public func count() async throws -> Int {
         try await database.read { db in

@@ -9,6 +9,15 @@ import Spool
 public struct BandUpload: Sendable {
     /// Bands per transaction.
     public var batchSize = 2_000
+    /// The largest body taken, in bytes; nil for no limit. A longer body is refused with
+    /// ``TooLarge`` once that many bytes have arrived, and stores nothing.
+    public var maximumBodySize: Int?
+
+    /// A body over ``maximumBodySize``.
+    public struct TooLarge: Error, CustomStringConvertible {
+        public var limit: Int
+        public var description: String { "the body is larger than \(limit) bytes, the most this server takes" }
+    }
 
     let store: BandStore
 
@@ -23,7 +32,7 @@ public struct BandUpload: Sendable {
     where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
         let upload = try await store.beginUpload()
         do {
-            let stream = AsyncJSONStream(.chunks(chunks))
+            let stream = AsyncJSONStream(.chunks(Limited(chunks: chunks, limit: maximumBodySize)))
             var batch: [Band] = []
             batch.reserveCapacity(batchSize)
             var count = 0
@@ -43,5 +52,32 @@ public struct BandUpload: Sendable {
             try? await store.discardUpload(upload)
             throw error
         }
+    }
+}
+
+/// A body's chunks, refused with ``BandUpload/TooLarge`` once more than `limit` bytes have
+/// come (counted as they pass; nothing is held).
+struct Limited<Chunks: AsyncSequence>: AsyncSequence where Chunks.Element: Sequence, Chunks.Element.Element == UInt8 {
+    typealias Element = Chunks.Element
+    let chunks: Chunks
+    let limit: Int?
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Chunks.AsyncIterator
+        let limit: Int?
+        var received = 0
+
+        mutating func next() async throws -> Chunks.Element? {
+            guard let chunk = try await base.next() else { return nil }
+            if let limit {
+                received += chunk.underestimatedCount
+                if received > limit { throw BandUpload.TooLarge(limit: limit) }
+            }
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: chunks.makeAsyncIterator(), limit: limit)
     }
 }

@@ -77,13 +77,17 @@ struct BandServerTests {
     static func day(_ date: Date) throws -> String { dayFormatter.string(from: date) }
 
     /// A running server on a fresh database, and a client for it; stopped after `body`.
-    static func withServer(_ body: (BandClient, BandStore, URL) async throws -> Void) async throws {
+    static func withServer(
+        maximumBodySize: Int? = nil, _ body: (BandClient, BandStore, URL) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("band-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try BandStore(path: folder.appendingPathComponent("bands.sqlite").path)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = BandServerApplication.make(store: store, port: 0) { port in continuation.yield(port) }
+        let app = BandServerApplication.make(store: store, port: 0, maximumBodySize: maximumBodySize) { port in
+            continuation.yield(port)
+        }
         let server = Task { try await app.run() }
         defer { server.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -159,6 +163,94 @@ struct BandServerTests {
             let fine = #"{"objects": [{"name": "Fugazi", "active": "inactive", "members": []}]}"#
             #expect(try await client.upload(Self.chunks(Data(fine.utf8)), length: fine.utf8.count) == 1)
             #expect(try await client.download { _ in } == 1)
+        }
+    }
+
+    @Test func anErrorInElementOneMillionStoresNothing() async throws {
+        try await Self.withServer { client, store, folder in
+            // 1,000,001 small bands, the last one's name a number.
+            let path = folder.appendingPathComponent("catalog.json").path
+            let writer = try JSONWriter(toFile: path)
+            try writer.beginObject()
+            try writer.key("objects")
+            try writer.beginArray()
+            for i in 0...1_000_000 {
+                try writer.beginObject()
+                try writer.key("name")
+                if i == 1_000_000 { try writer.number(i) } else { try writer.string("B\(i)") }
+                try writer.key("active")
+                try writer.string("active")
+                try writer.key("members")
+                try writer.beginArray()
+                try writer.endArray()
+                try writer.endObject()
+            }
+            try writer.endArray()
+            try writer.endObject()
+            try writer.finish()
+
+            let refusal = try await #require(throws: BandClient.Refusal.self) { _ = try await client.upload(file: path) }
+            #expect(refusal.status == 400)
+            #expect(refusal.body.contains(#""path":"objects[1000000].name","line":1,"column":"#), "\(refusal.body)")
+            #expect(try await store.count() == 0)
+            #expect(try await store.storedRows() == 0)  // the 500 batches stored before it, deleted
+            #expect(try await store.incompleteUploads() == 0)
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() async throws {
+        try await Self.withServer(maximumBodySize: 100_000) { client, store, folder in
+            let path = folder.appendingPathComponent("catalog.json").path
+            try Self.writeCatalog(to: path, bands: 5_000)
+            let refusal = try await #require(throws: BandClient.Refusal.self) { _ = try await client.upload(file: path) }
+            #expect(refusal.status == 413)
+            #expect(refusal.body.contains("larger than 100000 bytes"), "\(refusal.body)")
+            #expect(try await store.storedRows() == 0)
+
+            try Self.writeCatalog(to: path, bands: 50)
+            #expect(try await client.upload(file: path) == 50)
+        }
+    }
+
+    /// A body that fails after its first megabytes: the client gives up on the request, the
+    /// connection closes under the server's upload.
+    struct FailingBody: AsyncSequence, Sendable {
+        struct Gone: Error {}
+        let chunks: [ByteBuffer]
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var chunks: IndexingIterator<[ByteBuffer]>
+            mutating func next() async throws -> ByteBuffer? {
+                guard let chunk = chunks.next() else { throw Gone() }
+                return chunk
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks.makeIterator()) }
+    }
+
+    @Test func aClientThatGoesAwayMidUploadLeavesNothing() async throws {
+        try await Self.withServer { client, store, folder in
+            let path = folder.appendingPathComponent("catalog.json").path
+            try Self.writeCatalog(to: path, bands: 60_000, padding: 100)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            let half = stride(from: 0, to: bytes.count / 2, by: 65_536).map {
+                ByteBuffer(bytes: bytes[$0..<min($0 + 65_536, bytes.count / 2)])
+            }
+            await #expect(throws: (any Error).self) {
+                _ = try await client.upload(FailingBody(chunks: half), length: bytes.count)
+            }
+            // The server notices the closed connection, and deletes the batches it had stored.
+            var waited = 0
+            while try await store.incompleteUploads() > 0 && waited < 200 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(try await store.incompleteUploads() == 0)
+            #expect(try await store.storedRows() == 0)
+
+            // And serves the next request.
+            #expect(try await client.upload(file: path) == 60_000)
         }
     }
 
