@@ -13,10 +13,15 @@ import Testing
 extension DocumentationExamples {
     @Suite("Doc comment examples")
     struct DocCommentExamples {
-        /// A fresh folder with a copy of Examples/bands.json, made the current directory.
+        /// The scratch folder: one per test run, emptied for each test.
+        static let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("spool-doc-\(UUID().uuidString)")
+
+        /// The scratch folder, emptied, with a copy of Examples/bands.json, made the current
+        /// directory.
         @discardableResult
         static func enterScratch() throws -> URL {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-doc-\(UUID().uuidString)")
+            let folder = scratch
+            try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bands = URL(fileURLWithPath: DocumentationExamples.repository).appendingPathComponent("Examples/bands.json")
             try FileManager.default.copyItem(at: bands, to: folder.appendingPathComponent("bands.json"))
