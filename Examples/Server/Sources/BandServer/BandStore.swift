@@ -1,6 +1,7 @@
 import BandCatalog
 import Foundation
 import GRDB
+import Synchronization
 
 /// The bands uploaded so far, in SQLite (GRDB).
 ///
@@ -12,6 +13,10 @@ import GRDB
 /// not complete, which the next start deletes.
 public final class BandStore: Sendable {
     private let database: DatabaseQueue
+    private let discards = Mutex(0)
+
+    /// How many uploads have been discarded (``discardUpload(_:)``) since the store was opened.
+    public var discardedUploads: Int { discards.withLock { $0 } }
 
     /// Opens (or creates) the database at `path`.
     public init(path: String) throws {
@@ -70,6 +75,7 @@ public final class BandStore: Sendable {
         try await database.write { db in
             try Self.delete(uploadsWhere: "id = \(upload)", in: db)
         }
+        discards.withLock { $0 += 1 }
     }
 
     private static func delete(uploadsWhere condition: String, in db: Database) throws {
