@@ -192,14 +192,6 @@ public struct Extractor {
         return try Float.read(at: index, in: context)
     }
 
-    /// This number converted by `convert` (see ``DecodingContext/number(at:as:reason:_:)``).
-    func number<T>(
-        as type: T.Type, reason: @autoclosure () -> String, _ convert: (UnsafeBufferPointer<UInt8>) -> T?
-    ) throws -> T {
-        _ = try checkedToken()
-        return try context.number(at: index, as: T.self, reason: reason(), convert)
-    }
-
     /// The exact source text of this number.
     public func numberText() throws -> String {
         try numberText(expecting: Double.self)

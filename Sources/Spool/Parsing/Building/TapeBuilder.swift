@@ -74,11 +74,6 @@ final class TapeBuilder {
         return true
     }
 
-    /// Copies bytes into the window.
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        feed.append(bytes)
-    }
-
     /// Gives yajl the bytes received but not yet parsed, unless they are being held back
     /// (`force`: the input has ended, nothing is held back).
     func parseAvailable(force: Bool = false) throws(ParseError) {

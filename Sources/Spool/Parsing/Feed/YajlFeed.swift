@@ -107,20 +107,6 @@ final class YajlFeed {
 
     // MARK: - The calls
 
-    /// Whether yajl should be given the unparsed bytes now, or wait for more (see the type's
-    /// note on linear time).
-    var shouldParse: Bool {
-        YajlFeed.shouldParse(available: window.end - parsedEnd, parsedEnd: parsedEnd, pendingStart: pendingStart)
-    }
-
-    /// The rule behind ``shouldParse``: parse `available` new bytes unless a token that began
-    /// at `pendingStart` is unfinished and they are fewer than its own.
-    static func shouldParse(available: Int, parsedEnd: Int, pendingStart: Int?) -> Bool {
-        guard available > 0 else { return false }
-        guard let pendingStart else { return true }
-        return available >= min(parsedEnd - pendingStart, 1 << 30)
-    }
-
     /// What the start of the input says, before the first call.
     enum Start {
         /// Fewer than three bytes have arrived, and they could begin a byte order mark.
@@ -160,9 +146,13 @@ final class YajlFeed {
     }
 
     /// Whether a call is due now: bytes are waiting and (unless `force`, at the end of the
-    /// input) not held back for the pending token's sake.
+    /// input) not held back: while a token is unfinished in yajl, new bytes wait until they are
+    /// at least as many as the pending token's (see the type's note on linear time).
     func hasCallDue(force: Bool) -> Bool {
-        force ? window.end > parsedEnd : shouldParse
+        let available = window.end - parsedEnd
+        guard available > 0 else { return false }
+        guard !force, let pendingStart else { return true }
+        return available >= min(parsedEnd - pendingStart, 1 << 30)
     }
 
     /// Decides the calls over the bytes received and not parsed, and has `call` make each (to

@@ -186,7 +186,7 @@ final class BackgroundPipeline: Pipeline, @unchecked Sendable {
         current = batch
         defer { releaseCurrent() }
         do {
-            batch.bytes.withUnsafeBytes { builder.append($0) }
+            batch.bytes.withUnsafeBytes { builder.feed.append($0) }
             for call in batch.log.calls {
                 try builder.consume(call, of: batch.log)
             }
