@@ -23,7 +23,7 @@ public struct BandMember: JSONDecodable, Hashable, Sendable {
     }
 
     /// `birth_date`'s format, parsed without a `DateFormatter`.
-    public static let birthDates = DateTransformers.pattern("yyyy-MM-dd")
+    public static let birthDates = Transformer.pattern("yyyy-MM-dd")
 
     /// Reads `name` and `birth_date`.
     public static func decode(_ e: Extractor) throws -> BandMember {

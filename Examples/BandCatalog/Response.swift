@@ -25,7 +25,7 @@ public struct Response<T: JSONDecodable>: JSONDecodable {
 
     /// Reads `objects` and `last_updated`.
     public static func decode(_ e: Extractor) throws -> Response<T> {
-        try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
+        try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", .iso8601))
     }
 }
 

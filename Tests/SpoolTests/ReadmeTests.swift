@@ -111,7 +111,7 @@ extension DocumentationExamples {
                 let birthDate: Date
 
                 static func decode(_ e: Extractor) throws -> BandMember {
-                    try BandMember(name: e <| "name", birthDate: e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd")))
+                    try BandMember(name: e <| "name", birthDate: e.value("birth_date", .pattern("yyyy-MM-dd")))
                 }
             }
 
@@ -135,7 +135,7 @@ extension DocumentationExamples {
                 let lastUpdated: Date
 
                 static func decode(_ e: Extractor) throws -> Response<T> {
-                    try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
+                    try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", .iso8601))
                 }
             }
 
@@ -164,7 +164,7 @@ extension DocumentationExamples {
             while let band = try bands.next() {
                 print(band.name, band.members.count)
             }
-            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", .iso8601)
 
             #expect(printed == ["Beatles 4", "The Rolling Stones 4", "Nirvana 3", "Foo Fighters 3", "Sigur Rós 2"])
             #expect(updated == Date(timeIntervalSince1970: 1_463_524_984))

@@ -32,7 +32,7 @@ extension StreamingJSONDecoder {
         case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
         /// A fixed-width pattern in UTC, such as `yyyy-MM-dd` (fields `yyyy`, `MM`, `dd`,
         /// `HH`, `mm`, `ss`, `SSS`): Spool's fast path, no `DateFormatter` per value (see
-        /// ``DateTransformers/pattern(_:)``).
+        /// ``Transformer/pattern(_:)``).
         case pattern(String)
     }
 

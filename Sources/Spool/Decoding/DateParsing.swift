@@ -5,14 +5,14 @@ import Foundation
 #endif
 
 /// A date string's parser, made once: ISO 8601, or a compiled fixed-width pattern. Behind
-/// ``DateTransformers/iso8601`` and ``DateTransformers/pattern(_:)`` and the Codable
+/// ``Transformer/iso8601`` and ``Transformer/pattern(_:)`` and the Codable
 /// strategies `.iso8601` and `.pattern`.
 enum DateParser: Sendable {
     case iso8601
     /// A compiled pattern, and its text for messages.
     case fields(DatePattern, pattern: String)
 
-    /// A parser of `pattern` (see ``DateTransformers/pattern(_:)``), compiled now.
+    /// A parser of `pattern` (see ``Transformer/pattern(_:)``), compiled now.
     static func pattern(_ pattern: String) -> DateParser {
         .fields(DatePattern(pattern), pattern: pattern)
     }

@@ -83,7 +83,7 @@ public struct Extractor {
     /// transformer is reported at that value's path and location.
     ///
     /// ```swift
-    /// birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))
+    /// birthDate: try e.value("birth_date", .pattern("yyyy-MM-dd"))
     /// ```
     public func value<From: JSONDecodable, To>(_ keyPath: JSONKeyPath, _ transformer: Transformer<From, To>) throws -> To {
         try transform(at: requiredTarget(keyPath, expecting: From.self), transformer)

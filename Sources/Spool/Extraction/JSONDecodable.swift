@@ -6,7 +6,7 @@
 ///     let birthDate: Date
 ///
 ///     static func decode(_ e: Extractor) throws -> BandMember {
-///         try BandMember(name: e <| "name", birthDate: DateTransformers.pattern("yyyy-MM-dd").apply(e <| "birth_date"))
+///         try BandMember(name: e <| "name", birthDate: Transformer.pattern("yyyy-MM-dd").apply(e <| "birth_date"))
 ///     }
 /// }
 /// ```

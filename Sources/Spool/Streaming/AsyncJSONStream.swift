@@ -7,7 +7,7 @@
 /// for try await band in stream.elements(of: Band.self, at: "objects") {
 ///     print(band.name)
 /// }
-/// let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
+/// let updated = try await stream.remainder().value("last_updated", .iso8601)
 /// ```
 ///
 /// Elements, members, counts, errors, the remainder and memory bounds are those of
@@ -220,13 +220,10 @@ public struct AsyncJSONElements<Element>: AsyncSequence {
 
 /// The members of an ``AsyncJSONStream``'s object: `for try await (key, value) in stream.members(...)`.
 public struct AsyncJSONMembers<Value>: AsyncSequence {
-    /// A member: its key and decoded value.
-    public typealias Element = (key: String, value: Value)
-
-    let request: StreamRequest<Element>
+    let request: StreamRequest<(key: String, value: Value)>
     let stream: AsyncJSONStream
 
-    init(_ request: StreamRequest<Element>, of stream: AsyncJSONStream) {
+    init(_ request: StreamRequest<(key: String, value: Value)>, of stream: AsyncJSONStream) {
         self.request = request
         self.stream = stream
     }
@@ -236,16 +233,16 @@ public struct AsyncJSONMembers<Value>: AsyncSequence {
 
     /// The iterator; all iterators of one sequence share its position in the stream.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let request: StreamRequest<Element>
+        let request: StreamRequest<(key: String, value: Value)>
         let stream: AsyncJSONStream
 
         /// The next member, or nil after the last one.
-        public mutating func next() async throws -> Element? {
+        public mutating func next() async throws -> (key: String, value: Value)? {
             try await request.next(in: stream)
         }
 
         /// The next member, read on `actor` (what `for try await` calls).
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> (key: String, value: Value)? {
             try await request.next(in: stream)
         }
     }

@@ -13,7 +13,7 @@ import Foundation
 /// while let band = try bands.next() {
 ///     print(band.name)
 /// }
-/// let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+/// let updated = try stream.remainder().value("last_updated", .iso8601)
 /// ```
 ///
 /// Each element's tokens are decoded and then dropped, so memory is bounded by the largest

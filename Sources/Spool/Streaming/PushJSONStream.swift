@@ -12,7 +12,7 @@
 /// }
 /// try stream.finishInput()               // when the body has ended
 /// while let band = try bands.next() { print(band.name) }
-/// let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+/// let updated = try stream.remainder().value("last_updated", .iso8601)
 /// ```
 ///
 /// `next()` returns `nil` when the next element needs input that has not been appended yet;

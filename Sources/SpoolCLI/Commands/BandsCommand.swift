@@ -65,7 +65,7 @@ struct BandsCommand: ParsableCommand {
                     try output.line("\(TerminalText.safe(band.name))\t\(band.status)\t\(members)\t\(TerminalText.safe(homepage))")
                 }
             }
-            let lastUpdated = try stream.remainder().valueOptional("last_updated", DateTransformers.iso8601)
+            let lastUpdated = try stream.remainder().valueOptional("last_updated", .iso8601)
             bar.finish()
             try output.line("bands: \(bandCount)")
             try output.line("members: \(memberCount)")

@@ -26,7 +26,7 @@ struct CodableSmokeTests {
         foundation.keyDecodingStrategy = .convertFromSnakeCase
         foundation.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            return try DateTransformers.iso8601.apply(text)
+            return try Transformer.iso8601.apply(text)
         }
         let spool = StreamingJSONDecoder()
         spool.keyDecodingStrategy = .convertFromSnakeCase

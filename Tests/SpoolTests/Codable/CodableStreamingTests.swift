@@ -27,7 +27,7 @@ struct CodableStreamingTests {
         var names: [String] = []
         try stream.elements(of: Band.self, at: "objects", decoder: Self.decoder).forEach { names.append($0.name) }
         #expect(names == SeedModelTests.sampleNames)
-        #expect(try stream.remainder().value("last_updated", DateTransformers.iso8601) == SeedModelTests.sampleLastUpdated)
+        #expect(try stream.remainder().value("last_updated", .iso8601) == SeedModelTests.sampleLastUpdated)
     }
 
     @Test func anErrorsCodingPathStartsAtTheDocumentRoot() throws {

@@ -87,7 +87,7 @@ struct HistoricDateTests {
         let texts = try JSONDecoder().decode([String].self, from: written)
         let differences = Self.differences(texts, Self.dates, try decoder.decode([Date].self, from: written))
         #expect(differences.isEmpty, "\(differences)")
-        #expect(try DateTransformers.iso8601.apply("1499-12-23T00:00:00Z").formatted(.iso8601) == "1499-12-23T00:00:00Z")
+        #expect(try Transformer.iso8601.apply("1499-12-23T00:00:00Z").formatted(.iso8601) == "1499-12-23T00:00:00Z")
     }
 
     static let dayFormatter: DateFormatter = {

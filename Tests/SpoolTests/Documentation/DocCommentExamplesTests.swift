@@ -113,7 +113,7 @@ extension DocumentationExamples {
                 static func decode(_ e: Extractor) throws -> Member {
                     try Member(
                         name: e <| "name",
-                        birthDate: try e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd"))
+                        birthDate: try e.value("birth_date", .pattern("yyyy-MM-dd"))
                     )
                 }
             }
@@ -128,7 +128,7 @@ extension DocumentationExamples {
                 let birthDate: Date
 
                 static func decode(_ e: Extractor) throws -> BandMember {
-                    try BandMember(name: e <| "name", birthDate: DateTransformers.pattern("yyyy-MM-dd").apply(e <| "birth_date"))
+                    try BandMember(name: e <| "name", birthDate: Transformer.pattern("yyyy-MM-dd").apply(e <| "birth_date"))
                 }
             }
             let member = try BandMember.decodeValue(from: .string(#"{"name": "Björk", "birth_date": "1965-11-21"}"#))
@@ -262,7 +262,7 @@ extension DocumentationExamples {
             while let band = try bands.next() {
                 print(band.name)
             }
-            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", .iso8601)
 
             #expect(printed.lines == Self.bandNames)
             #expect(updated == DocumentationExamples.lastUpdated)
@@ -326,7 +326,7 @@ extension DocumentationExamples {
             for try await band in stream.elements(of: Band.self, at: "objects") {
                 print(band.name)
             }
-            let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try await stream.remainder().value("last_updated", .iso8601)
 
             #expect(printed.lines == Self.bandNames)
             #expect(updated == DocumentationExamples.lastUpdated)
@@ -363,7 +363,7 @@ extension DocumentationExamples {
             }
             try stream.finishInput()               // when the body has ended
             while let band = try bands.next() { print(band.name) }
-            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", .iso8601)
 
             #expect(printed.lines == Self.bandNames)
             #expect(updated == DocumentationExamples.lastUpdated)

@@ -37,7 +37,7 @@ enum DocumentationExamples {
 
     /// `yyyy-MM-dd` at midnight UTC.
     static func day(_ text: String) throws -> Date {
-        try DateTransformers.pattern("yyyy-MM-dd").apply(text)
+        try Transformer.pattern("yyyy-MM-dd").apply(text)
     }
 
     /// Examples/bands.json's `last_updated`, 2016-05-17T22:43:04.000000+00:00.
@@ -77,7 +77,7 @@ extension DocumentationExamples {
             let birthDate: Date
 
             static func decode(_ e: Extractor) throws -> BandMember {
-                try BandMember(name: e <| "name", birthDate: e.value("birth_date", DateTransformers.pattern("yyyy-MM-dd")))
+                try BandMember(name: e <| "name", birthDate: e.value("birth_date", .pattern("yyyy-MM-dd")))
             }
         }
 
@@ -86,7 +86,7 @@ extension DocumentationExamples {
             let lastUpdated: Date
 
             static func decode(_ e: Extractor) throws -> Response<T> {
-                try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", DateTransformers.iso8601))
+                try Response(objects: e <|| "objects", lastUpdated: e.value("last_updated", .iso8601))
             }
         }
 
@@ -168,7 +168,7 @@ extension DocumentationExamples {
             while let band = try bands.next() {
                 print(band.name, band.members.count)
             }
-            let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try stream.remainder().value("last_updated", .iso8601)
             print(updated)   // 2016-05-17 22:43:04 +0000
 
             #expect(
@@ -263,7 +263,7 @@ extension DocumentationExamples {
             for try await band in stream.elements(of: Band.self, at: "objects") {
                 print(band.name)
             }
-            let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
+            let updated = try await stream.remainder().value("last_updated", .iso8601)
 
             #expect(printed.lines == ["Beatles", "The Rolling Stones", "Nirvana", "Foo Fighters", "Sigur Rós"])
             #expect(updated == DocumentationExamples.lastUpdated)

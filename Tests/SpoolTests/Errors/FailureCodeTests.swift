@@ -56,12 +56,12 @@ struct FailureCodeTests {
         #expect(url?.keyPath.description == "[0]")
         let operators = #expect(throws: DecodeError.self) { _ = try [URL].decodeValue(from: .string(#"["http://[::1"]"#)) }
         #expect(operators?.code == .invalidValue)
-        let direct = #expect(throws: DecodeError.self) { _ = try DateTransformers.pattern("yyyy-MM-dd").apply("1967-13-01") }
+        let direct = #expect(throws: DecodeError.self) { _ = try Transformer.pattern("yyyy-MM-dd").apply("1967-13-01") }
         #expect(direct?.code == .invalidValue)
         #expect(direct?.message == #"invalid date "1967-13-01" (expected yyyy-MM-dd)"#)
         struct Dated: JSONDecodable {
             let day: Date
-            static func decode(_ e: Extractor) throws -> Dated { try Dated(day: e.value("day", DateTransformers.iso8601)) }
+            static func decode(_ e: Extractor) throws -> Dated { try Dated(day: e.value("day", .iso8601)) }
         }
         let field = #expect(throws: DecodeError.self) { _ = try [Dated].decodeValue(from: .string(#"[{"day": "soon"}]"#)) }
         #expect(field?.code == .invalidValue)

@@ -136,7 +136,7 @@ struct ExtractorTests {
             #expect(error.description == "2:12: error: unhappy at list[0]")
         }
         do {
-            let _: Date = try e.value(["list", 1, "when"], DateTransformers.pattern("yyyy-MM-dd"))
+            let _: Date = try e.value(["list", 1, "when"], Transformer.pattern("yyyy-MM-dd"))
         } catch let error as DecodeError {
             #expect(error.description == #"2:24: error: invalid date "1967-13-01" (expected yyyy-MM-dd) at list[1].when"#)
         }
@@ -221,7 +221,7 @@ struct DateTransformerTests {
     }
 
     @Test func iso8601() throws {
-        let iso = DateTransformers.iso8601
+        let iso = Transformer.iso8601
         #expect(try iso.apply("2016-01-01T12:30:05Z") == Self.utc(2016, 1, 1, 12, 30, 5))
         #expect(try iso.apply("2016-01-01T12:30:05.250Z") == Self.utc(2016, 1, 1, 12, 30, 5).addingTimeInterval(0.25))
         #expect(try iso.apply("2016-01-01T12:30:05+02:00") == Self.utc(2016, 1, 1, 10, 30, 5))
@@ -232,20 +232,20 @@ struct DateTransformerTests {
     }
 
     @Test func patterns() throws {
-        #expect(try DateTransformers.pattern("yyyy-MM-dd").apply("1967-02-20") == Self.utc(1967, 2, 20))
-        #expect(try DateTransformers.pattern("MM-dd-yyyy").apply("02-29-2000") == Self.utc(2000, 2, 29))
-        #expect(try DateTransformers.pattern("yyyy-MM-dd HH:mm:ss").apply("1999-12-31 23:59:59") == Self.utc(1999, 12, 31, 23, 59, 59))
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern("MM-dd-yyyy").apply("02-29-1900") }
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern("yyyy-MM-dd").apply("1967-2-20") }
-        #expect(try DateTransformers.pattern("yyyy-MM-dd").apply("1969-12-31") == Self.utc(1969, 12, 31))
+        #expect(try Transformer.pattern("yyyy-MM-dd").apply("1967-02-20") == Self.utc(1967, 2, 20))
+        #expect(try Transformer.pattern("MM-dd-yyyy").apply("02-29-2000") == Self.utc(2000, 2, 29))
+        #expect(try Transformer.pattern("yyyy-MM-dd HH:mm:ss").apply("1999-12-31 23:59:59") == Self.utc(1999, 12, 31, 23, 59, 59))
+        #expect(throws: DecodeError.self) { try Transformer.pattern("MM-dd-yyyy").apply("02-29-1900") }
+        #expect(throws: DecodeError.self) { try Transformer.pattern("yyyy-MM-dd").apply("1967-2-20") }
+        #expect(try Transformer.pattern("yyyy-MM-dd").apply("1969-12-31") == Self.utc(1969, 12, 31))
         #expect(Self.utc(1969, 12, 31).timeIntervalSince1970 == -86_400)
     }
 
     /// Before 1582-10-15 dates are Julian, as in Foundation (the values are JSONDecoder's and
     /// DateFormatter's on Swift 6.3.1); 1582-10-05 to 1582-10-14 are read as Julian dates.
     @Test func julianCalendarBefore1582() throws {
-        let iso = DateTransformers.iso8601
-        let day = DateTransformers.pattern("yyyy-MM-dd")
+        let iso = Transformer.iso8601
+        let day = Transformer.pattern("yyyy-MM-dd")
         for (text, seconds) in [
             ("1582-10-15", -12_219_292_800), ("1582-10-04", -12_219_379_200), ("1582-10-05", -12_219_292_800),
             ("1582-10-14", -12_218_515_200), ("1500-01-01", -14_830_992_000), ("1500-02-29", -14_825_894_400),
@@ -267,16 +267,16 @@ struct DateTransformerTests {
     @Test func longFieldsThrow() throws {
         let y = { (count: Int) in String(repeating: "y", count: count) }
         let nines = { (count: Int) in String(repeating: "9", count: count) }
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern(y(18) + "-MM-dd").apply(nines(18) + "-01-01") }
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern(y(10)).apply("1000000000") }
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern(y(20)).apply(nines(20)) }
-        #expect(throws: DecodeError.self) { try DateTransformers.pattern("yyyy-MM-dd " + String(repeating: "S", count: 20)).apply("2016-01-01 " + nines(20)) }
-        #expect(try DateTransformers.pattern(y(9)).apply("000002016") == Self.utc(2016, 1, 1))
-        #expect(try DateTransformers.pattern(y(9)).apply(nines(9)) > Self.utc(9999, 1, 1))
+        #expect(throws: DecodeError.self) { try Transformer.pattern(y(18) + "-MM-dd").apply(nines(18) + "-01-01") }
+        #expect(throws: DecodeError.self) { try Transformer.pattern(y(10)).apply("1000000000") }
+        #expect(throws: DecodeError.self) { try Transformer.pattern(y(20)).apply(nines(20)) }
+        #expect(throws: DecodeError.self) { try Transformer.pattern("yyyy-MM-dd " + String(repeating: "S", count: 20)).apply("2016-01-01 " + nines(20)) }
+        #expect(try Transformer.pattern(y(9)).apply("000002016") == Self.utc(2016, 1, 1))
+        #expect(try Transformer.pattern(y(9)).apply(nines(9)) > Self.utc(9999, 1, 1))
     }
 
     @Test func epochs() throws {
-        #expect(try DateTransformers.secondsSince1970.apply(86_400) == Self.utc(1970, 1, 2))
-        #expect(try DateTransformers.millisecondsSince1970.apply(1_500) == Date(timeIntervalSince1970: 1.5))
+        #expect(try Transformer.secondsSince1970.apply(86_400) == Self.utc(1970, 1, 2))
+        #expect(try Transformer.millisecondsSince1970.apply(1_500) == Date(timeIntervalSince1970: 1.5))
     }
 }

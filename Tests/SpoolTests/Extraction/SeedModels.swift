@@ -52,7 +52,7 @@ struct Tree: JSONDecodable {
     static func decode(_ e: Extractor) throws -> Tree {
         try Tree(
             name: e <| ["tree_names", "colloquial", 0],
-            plantedOn: e.value("planted", DateTransformers.pattern("MM-dd-yyyy")),
+            plantedOn: e.value("planted", .pattern("MM-dd-yyyy")),
             leaves: e <|| "leaves",
             heights: e <|-| "heights"
         )

@@ -52,7 +52,7 @@ struct AsyncJSONStreamTests {
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
         #expect(names == SeedModelTests.sampleNames)
-        let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
+        let updated = try await stream.remainder().value("last_updated", .iso8601)
         #expect(updated == SeedModelTests.sampleLastUpdated)
     }
 
@@ -121,7 +121,7 @@ struct AsyncJSONStreamTests {
         let stream = AsyncJSONStream(.bytes(bytes))
         var names: [String] = []
         for try await band in stream.elements(of: Band.self, at: "objects") { names.append(band.name) }
-        let updated = try await stream.remainder().value("last_updated", DateTransformers.iso8601)
+        let updated = try await stream.remainder().value("last_updated", .iso8601)
         #expect(names == SeedModelTests.sampleNames)
         #expect(updated == SeedModelTests.sampleLastUpdated)
 

@@ -19,7 +19,7 @@ struct JSONStreamTests {
         let stream = JSONStream(.file(SeedModelTests.bandsPath))
         #expect(try Self.names(stream) == SeedModelTests.sampleNames)
         let remainder = try stream.remainder()
-        let updated = try remainder.value("last_updated", DateTransformers.iso8601)
+        let updated = try remainder.value("last_updated", .iso8601)
         #expect(updated == SeedModelTests.sampleLastUpdated)
         #expect(try (remainder <| "objects") as [JSONValue] == [])  // the streamed array is left empty
     }
@@ -34,7 +34,7 @@ struct JSONStreamTests {
         while let band = try bands.next() { members += band.members }
         #expect(members.count == 16)
         #expect(members.first == BandMember(name: "George Harrison", birthDate: SeedModelTests.utc(1943, 2, 25)))
-        #expect(try stream.remainder().value("last_updated", DateTransformers.iso8601) == SeedModelTests.sampleLastUpdated)
+        #expect(try stream.remainder().value("last_updated", .iso8601) == SeedModelTests.sampleLastUpdated)
     }
 
     static func bigCatalog(_ count: Int) -> String {

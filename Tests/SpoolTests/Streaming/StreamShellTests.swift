@@ -32,7 +32,7 @@ struct StreamShellTests {
         try stream.finishInput()
         while let band = try bands.next() { names.append(band.name) }
         #expect(bands.isFinished)
-        let updated = try stream.remainder().value("last_updated", DateTransformers.iso8601)
+        let updated = try stream.remainder().value("last_updated", .iso8601)
         return (names, updated, progress)
     }
 
