@@ -8,7 +8,8 @@ struct SpoolCommand: ParsableCommand {
         abstract: "Read huge JSON as a stream, in constant memory.",
         discussion: """
             FILE is optional everywhere: absent or '-' means standard input. PATH: keys joined \
-            by dots, [N] for an index, ["a.b"] for a key with dots or brackets, . for the root. \
+            by dots, [N] for an index, [*] for every element (objects[*].members: the members of \
+            every band), ["a.b"] for a key with dots or brackets, . for the root. \
             A FILE or PATH that begins with '-' goes after -- (spool count objects -- -hot.json), \
             or the file is written ./-hot.json: an argument of one '-' and several letters is \
             refused, never read as flags. File names are printed with control characters \

@@ -48,6 +48,23 @@ struct StreamingCommandTests {
                 """)
     }
 
+    @Test func itemsAndCountCrossEveryElementOfAWildcard() throws {
+        let items = try Spool.run(["items", "objects[*].members", "Examples/bands.json"])
+        #expect(items.status == 0)
+        let lines = items.stdout.split(separator: "\n")
+        #expect(lines.count == 16)
+        #expect(lines.first == #"{"name":"George Harrison","birth_date":"1943-02-25"}"#)
+        #expect(lines.last == #"{"name":"Georg Hólm","birth_date":"1976-04-06"}"#)
+        let count = try Spool.run(["count", "objects[*].members", "Examples/bands.json"])
+        #expect(count.stdout == "16\n")
+        let none = try Spool.run(["count", "objects[*].members"], stdin: Data(#"{"objects": []}"#.utf8))
+        #expect(none.status == 0 && none.stdout == "0\n")
+        let missing = try Spool.run(["items", "a[*].b"], stdin: Data(#"{"a": [{"b": [1]}, {"c": []}]}"#.utf8))
+        #expect(missing.status == 1)
+        #expect(missing.stdout == "1\n")
+        #expect(missing.stderr.contains(#"<stdin>:1:20: error: missing key "b" in a[1] (streaming a[*].b); did you mean "c"?"#), "\(missing.stderr)")
+    }
+
     @Test func bandsEscapesControlCharactersInNames() throws {
         let run = try Spool.run(
             ["bands"], stdin: Data(#"{"objects": [{"name": "A\nfake: 1\u001b[2J\tB", "active": "active", "members": []}]}"#.utf8))

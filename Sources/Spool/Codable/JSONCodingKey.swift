@@ -20,6 +20,7 @@ struct JSONCodingKey: CodingKey, Hashable {
         switch component {
         case .key(let key): self.init(stringValue: key)
         case .index(let index): self.init(intValue: index)
+        case .wildcard: self.init(stringValue: "[*]")
         }
     }
 

@@ -18,13 +18,14 @@ extension DecodingContext {
     /// Follows `keyPath` from the value at `index` (on the tape): the value found, where the
     /// path stops, or the `null` met on the way.
     /// - Throws: a type mismatch where the path needs an object or array and finds another
-    ///   value, or the input's error while reading on.
+    ///   value, a ``JSONKeyPath/SyntaxError`` for a ``JSONKeyPath/Component/wildcard`` (a path
+    ///   to one value), or the input's error while reading on.
     func resolve(_ keyPath: JSONKeyPath, from index: Int) throws -> Resolution {
         switch keyPath.storage {
         case .empty:
             return .found(index)
         case .one(let component):
-            switch try step(from: index, component) {
+            switch try step(from: index, component, of: keyPath) {
             case .found(let target): return .found(target)
             case .missing: return .missing(parent: index, path: keyPath)
             case .null(let target): return .null(target)
@@ -32,7 +33,7 @@ extension DecodingContext {
         case .many(let components):
             var node = index
             for (position, component) in components.enumerated() {
-                switch try step(from: node, component) {
+                switch try step(from: node, component, of: keyPath) {
                 case .found(let next): node = next
                 case .missing: return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
                 case .null(let target): return .null(target)
@@ -43,9 +44,13 @@ extension DecodingContext {
     }
 
     @inline(__always)
-    private func step(from node: Int, _ component: JSONKeyPath.Component) throws -> Step {
+    private func step(from node: Int, _ component: JSONKeyPath.Component, of keyPath: JSONKeyPath) throws -> Step {
         let token = tape[node]
         switch component {
+        case .wildcard:
+            throw JSONKeyPath.SyntaxError(
+                text: keyPath.description,
+                reason: "[*] selects many values, and this path must lead to one (stream them with elements(of:at:))")
         case .key(let key):
             guard token.kind == .objectStart else {
                 if token.kind == .null { return .null(node) }

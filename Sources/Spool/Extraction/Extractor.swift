@@ -326,7 +326,7 @@ public struct Extractor {
         switch path.components.last {
         case .key(let key)?: what = "missing key \(JSONKeyPath.quoted(key))"
         case .index(let position)?: what = "missing element [\(position)]"
-        case nil: what = "missing value"
+        case .wildcard?, nil: what = "missing value"
         }
         let inside = parentPath.isEmpty ? "" : " in \(parentPath.clippedDescription)"
         let hint = path.components.last.flatMap(JSONKeyPath.pathSyntaxHint(for:)).map { "; \($0)" } ?? ""

@@ -25,15 +25,17 @@ extension JSONKeyPath {
             switch component {
             case .key(let key): return JSONKeyPath.quoted(key)
             case .index(let index): return "\(index)"
+            case .wildcard: return ".wildcard"
             }
         }
         return "[\(parts.joined(separator: ", "))]"
     }
 
     /// Parses a path in Spool's notation, the one ``description`` prints: keys joined by dots,
-    /// `[N]` for an index, `["..."]` for a key with dots, brackets or other characters
-    /// (JSON string escapes allowed), and `.` for the root: `objects`, `data.items`,
-    /// `groups[2].members`, `objects[0]["first.name"]`. The empty string is an error (an empty
+    /// `[N]` for an index, `[*]` for every element (``Component/wildcard``), `["..."]` for a
+    /// key with dots, brackets or other characters (JSON string escapes allowed), and `.` for the
+    /// root: `objects`, `data.items`, `groups[2].members`, `objects[*].members`,
+    /// `objects[0]["first.name"]`. The empty string is an error (an empty
     /// PATH is more often a mistake than a request for the root).
     public init(parsing text: String) throws(SyntaxError) {
         var components: [Component] = []
@@ -76,6 +78,10 @@ extension JSONKeyPath {
                     }
                     guard i + 1 < chars.count, chars[i] == "\"", chars[i + 1] == "]" else { throw fail("unclosed [\"") }
                     components.append(.key(key))
+                    i += 2
+                } else if chars[i] == "*" {
+                    guard i + 1 < chars.count, chars[i + 1] == "]" else { throw fail("[* must be [*]") }
+                    components.append(.wildcard)
                     i += 2
                 } else {
                     var digits = ""

@@ -7,6 +7,7 @@
 /// let name: JSONKeyPath = ["location", "name"]
 /// let first: JSONKeyPath = ["tree_names", "colloquial", 0]
 /// let joined = name + ["extra"]
+/// let everyMember: JSONKeyPath = ["objects", .wildcard, "members"]   // objects[*].members
 /// ```
 ///
 /// Its `description` is the path as Spool prints it in errors: `objects[12].members[3].name`.
@@ -18,6 +19,11 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         case key(String)
         /// An element of an array, by its 0-based index.
         case index(Int)
+        /// Every element of an array, or every member's value of an object, in document order:
+        /// `[*]`, as in `objects[*].members`. Only the streams take it (they stream the
+        /// elements of every container the path matches); a path that must lead to one value
+        /// (an ``Extractor``'s, `rootKeyPath`) refuses it.
+        case wildcard
 
         /// The component as it appears in a path: `name`, `[3]` or `["a.b"]`.
         public var description: String {
@@ -30,6 +36,8 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         /// e.g. by `try?` fallbacks).
         func append(to text: inout MessageText) {
             switch self {
+            case .wildcard:
+                text.append("[*]")
             case .index(let index):
                 text.append("[")
                 text.append(index)
@@ -138,6 +146,15 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         case .empty: break
         case .one(let component): body(component)
         case .many(let components): components.forEach(body)
+        }
+    }
+
+    /// Whether a component is ``Component/wildcard``.
+    var hasWildcard: Bool {
+        switch storage {
+        case .empty: false
+        case .one(let component): component == .wildcard
+        case .many(let components): components.contains(.wildcard)
         }
     }
 

@@ -3,7 +3,8 @@
 final class RemainderRecorder {
     let tape = TokenTape(tokenCapacity: 256, arenaCapacity: 4096)
     private var open: [(index: Int, children: Int, isObject: Bool)] = []
-    /// The reader's depth inside the streamed array, while its elements are being handed out.
+    /// The reader's depth inside the streamed array (or the outermost array a wildcard
+    /// crosses), while its elements are being handed out: nothing inside it is recorded.
     var streamedArrayDepth: Int?
     /// False once the first top-level value has been recorded, when a stream goes on to the
     /// next values of an NDJSON input: the remainder is the first value's, and memory stays
@@ -12,7 +13,7 @@ final class RemainderRecorder {
 
     /// Appends the reader's current token.
     func record(from reader: JSONReader) {
-        guard isRecording, let token = reader.currentToken else { return }
+        guard isRecording, streamedArrayDepth == nil, let token = reader.currentToken else { return }
         tape.textIsValidUTF8 = reader.tape.textIsValidUTF8
         let line = reader.tape.line(of: token)
         tape.noteLine(line.line, startingAt: line.offset)
@@ -42,8 +43,8 @@ final class RemainderRecorder {
     /// Records the end token of the streamed array (or object), the reader's current token:
     /// the stream is back in the document around it.
     func recordStreamedEnd(from reader: JSONReader) {
-        record(from: reader)
         streamedArrayDepth = nil
+        record(from: reader)
     }
 
     /// The recorded document, once the rest of the input has been read.

@@ -13,9 +13,16 @@ import Synchronization
 ///             ┌───────── start ◀──────────────────────────────┐ (NDJSON with a path:
 ///             ▼                                                │  the next top-level value)
 ///   value at path[0..<i] ──key──▶ seek key ──found──▶ enter ──┤
-///        │            └─index──▶ seek index ─found──▶ enter ──┘
+///        │            ├─index──▶ seek index ─found──▶ enter ──┤
+///        │            └─[*]────▶ next child ─child──▶ enter ──┘
+///        │                   (end: leave the child ▲ or, outermost, finish value)
 ///        └─ i == path.count ──▶ streaming ──end of container──▶ finish value ──▶ done
+///                                   └─ inside a [*] child ──▶ leave child ──▶ next child
 /// ```
+///
+/// A wildcard (`objects[*].members`) crosses its array (or object) child by child, walking the
+/// rest of the path in each; the children are not recorded for the remainder, which keeps the
+/// crossed container empty, so memory stays bounded by one element however many children.
 final class StreamCore {
     let reader: JSONReader
     let recorder = RemainderRecorder()
@@ -75,6 +82,11 @@ final class StreamCore {
         indirect case recordingValue(open: Int, then: Phase)
         /// Handing out the container's elements or members; `topLevel` for NDJSON's values.
         case streaming(topLevel: Bool)
+        /// Inside the container a wildcard crosses (``crossings``' last): before its next child.
+        case nextChild
+        /// Inside a child of the container a wildcard crosses, after the part the path wanted:
+        /// reading to the child's end.
+        case leavingChild
         /// After the streamed container of an NDJSON value: reading to the value's end.
         case finishingValue
         case done
@@ -94,6 +106,22 @@ final class StreamCore {
     /// A key of the object being searched near the one the path wants, for a missing key's
     /// "did you mean" (``KeySuggestion``).
     private var nearKey: String?
+    /// A container a ``JSONKeyPath/Component/wildcard`` crosses.
+    private struct Crossing {
+        /// The wildcard's position in the path.
+        let component: Int
+        /// The reader's depth inside the container.
+        let depth: Int
+        let isObject: Bool
+        /// The child being walked, as a concrete component (its index or key).
+        var child: JSONKeyPath.Component = .wildcard
+        var nextIndex = 0
+    }
+    /// The containers the path's wildcards are crossing, outermost first.
+    private var crossings: [Crossing] = []
+    /// The path of the container being streamed, from the document root: the request's path
+    /// with the value's index in front (NDJSON) and each wildcard's current child in its place.
+    private var streamedPath = JSONKeyPath.root
     /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
     private var valueIndex = 0
     /// The next element's index in its array (or among the top-level values).
@@ -146,6 +174,7 @@ final class StreamCore {
                 if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
                 self.request = request
                 self.path = path
+                self.streamedPath = path
                 return nil
             }
         } catch {
@@ -185,8 +214,7 @@ final class StreamCore {
                 defer { reader.pinnedFrom = nil }
                 try reader.readWholeValue(at: start)
                 let index = indexInContainer
-                let prefix = valuePrefix
-                let elementPath = ElementPath(container: prefix.isEmpty ? path : JSONKeyPath(prefix) + path, last: component)
+                let elementPath = ElementPath(container: streamedPath, last: component)
                 count += 1
                 indexInContainer += 1
                 do {
@@ -289,12 +317,21 @@ final class StreamCore {
                         let expected = container == .arrayStart ? "array" : container == .objectStart ? "object" : "array or object"
                         throw mismatch(expected: expected, walkedCount: component)
                     }
-                    recorder.streamedArrayDepth = reader.depth
+                    if crossings.isEmpty { recorder.streamedArrayDepth = reader.depth }
+                    streamedPath = JSONKeyPath(walked(component))
                     indexInContainer = 0
                     phase = .streaming(topLevel: false)
                     continue
                 }
                 switch path.components[component] {
+                case .wildcard:
+                    guard kind == .arrayStart || kind == .objectStart else {
+                        throw mismatch(expected: "array or object", walkedCount: component)
+                    }
+                    // The children are not recorded: the remainder keeps the container empty.
+                    if crossings.isEmpty { recorder.streamedArrayDepth = reader.depth }
+                    crossings.append(Crossing(component: component, depth: reader.depth, isObject: kind == .objectStart))
+                    phase = .nextChild
                 case .key:
                     guard kind == .objectStart else { throw mismatch(expected: "object", walkedCount: component) }
                     nearKey = nil
@@ -335,6 +372,10 @@ final class StreamCore {
                 guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
                 if !topLevel && (token == .arrayEnd || token == .objectEnd) {
                     _ = try reader.next()
+                    if !crossings.isEmpty {
+                        phase = .leavingChild
+                        continue
+                    }
                     recorder.recordStreamedEnd(from: reader)
                     // (NDJSON: the next value's container, at the same path.)
                     phase = multipleValues ? .finishingValue : .done
@@ -357,6 +398,35 @@ final class StreamCore {
                     return .available(start: reader.position, component: .key(reader.text ?? ""))
                 }
                 return .available(start: reader.position, component: .index(indexInContainer))
+            case .nextChild:
+                guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
+                let last = crossings.count - 1
+                if token == .arrayEnd || token == .objectEnd {
+                    _ = try reader.next()
+                    crossings.removeLast()
+                    if !crossings.isEmpty {
+                        phase = .leavingChild
+                        continue
+                    }
+                    recorder.recordStreamedEnd(from: reader)
+                    phase = multipleValues ? .finishingValue : .done
+                    if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
+                    continue
+                }
+                if crossings[last].isObject {
+                    _ = try reader.next()  // the member's key
+                    crossings[last].child = .key(reader.text ?? "")
+                } else {
+                    crossings[last].child = .index(crossings[last].nextIndex)
+                }
+                crossings[last].nextIndex += 1
+                phase = .entering(component: crossings[last].component)
+            case .leavingChild:
+                let depth = crossings[crossings.count - 1].depth
+                while reader.depth > depth {
+                    guard try reader.next() != nil else { return try stopAtEndOr(.stopped) }
+                }
+                phase = .nextChild
             case .finishingValue:
                 while reader.depth > 0 {
                     guard try reader.next() != nil else { return try stopAtEndOr(.stopped) }
@@ -391,8 +461,15 @@ final class StreamCore {
         multipleValues && (!path.isEmpty || request == .members) ? [.index(valueIndex)] : []
     }
 
+    /// The first `count` components of the path, concrete: the value's index in front
+    /// (NDJSON) and each wildcard crossed replaced by its current child's index or key.
     private func walked(_ count: Int) -> [JSONKeyPath.Component] {
-        valuePrefix + path.components.prefix(count)
+        let prefix = valuePrefix
+        var components = prefix + path.components.prefix(count)
+        for crossing in crossings where crossing.component < count {
+            components[prefix.count + crossing.component] = crossing.child
+        }
+        return components
     }
 
     private func mismatch(expected: String, walkedCount: Int) -> DecodeError {

@@ -54,6 +54,7 @@ enum StreamErrors {
         switch component {
         case .key(let key): what = "missing key \(JSONKeyPath.quoted(key))"
         case .index(let position): what = "missing element [\(position)]"
+        case .wildcard: what = "no element"
         }
         let inside = walked.isEmpty ? "" : " in \(JSONKeyPath(walked).clippedDescription)"
         let hint =

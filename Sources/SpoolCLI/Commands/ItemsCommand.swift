@@ -8,9 +8,10 @@ struct ItemsCommand: ParsableCommand {
         abstract: "Print each element of the array at PATH as one line of compact JSON.",
         discussion: """
             Like jq -c '.PATH[]', in constant memory: strings are re-escaped, numbers keep their \
-            exact text. PATH: keys joined by dots, [N] for an index, ["a.b"] for a key with \
-            dots or brackets, . for the root (objects, data.items, groups[2].members). With \
-            --ndjson and PATH ., each top-level value.
+            exact text. PATH: keys joined by dots, [N] for an index, [*] for every element, \
+            ["a.b"] for a key with dots or brackets, . for the root (objects, data.items, \
+            groups[2].members; objects[*].members prints every member of every band, as \
+            jq -c '.objects[].members[]'). With --ndjson and PATH ., each top-level value.
             """
     )
 

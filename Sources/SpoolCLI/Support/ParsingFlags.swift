@@ -71,7 +71,7 @@ struct ProgressFlags: ParsableArguments {
 
 /// PATH and FILE, for the commands that stream what is at a path.
 struct PathAndFile: ParsableArguments {
-    @Argument(help: "Where the elements are: keys joined by dots, [N] for an index, . for the root. One that begins with '-' goes after --.")
+    @Argument(help: "Where the elements are: keys joined by dots, [N] for an index, [*] for every element, . for the root. One that begins with '-' goes after --.")
     var path: String
 
     @Argument(help: "The JSON input; '-' or absent for standard input. A name that begins with '-' goes after --.")

@@ -139,6 +139,7 @@ struct Dig<T: Decodable>: Decodable {
         switch first {
         case .key(let key): value = try Self.keyed(decoder.container(keyedBy: AnyKey.self), key, path.dropFirst())
         case .index(let index): value = try Self.unkeyed(decoder.unkeyedContainer(), index, path.dropFirst())
+        case .wildcard: throw DecodingError.dataCorruptedError(in: try decoder.unkeyedContainer(), debugDescription: "[*]")
         }
     }
 
@@ -147,6 +148,7 @@ struct Dig<T: Decodable>: Decodable {
         case nil: try container.decode(T.self, forKey: AnyKey(key))
         case .key(let next)?: try keyed(container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(key)), next, rest.dropFirst())
         case .index(let next)?: try unkeyed(container.nestedUnkeyedContainer(forKey: AnyKey(key)), next, rest.dropFirst())
+        case .wildcard?: throw DecodingError.dataCorruptedError(forKey: AnyKey(key), in: container, debugDescription: "[*]")
         }
     }
 
@@ -157,6 +159,7 @@ struct Dig<T: Decodable>: Decodable {
         case nil: return try container.decode(T.self)
         case .key(let next)?: return try keyed(container.nestedContainer(keyedBy: AnyKey.self), next, rest.dropFirst())
         case .index(let next)?: return try unkeyed(container.nestedUnkeyedContainer(), next, rest.dropFirst())
+        case .wildcard?: throw DecodingError.dataCorruptedError(in: container, debugDescription: "[*]")
         }
     }
 }

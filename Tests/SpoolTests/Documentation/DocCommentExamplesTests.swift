@@ -188,7 +188,9 @@ extension DocumentationExamples {
             let name: JSONKeyPath = ["location", "name"]
             let first: JSONKeyPath = ["tree_names", "colloquial", 0]
             let joined = name + ["extra"]
+            let everyMember: JSONKeyPath = ["objects", .wildcard, "members"]   // objects[*].members
 
+            #expect(everyMember.description == "objects[*].members")
             #expect(name.description == "location.name")
             #expect(first.description == "tree_names.colloquial[0]")
             #expect(joined.description == "location.name.extra")
