@@ -65,6 +65,18 @@ struct StreamingCommandTests {
         #expect(missing.stderr.contains(#"<stdin>:1:20: error: missing key "b" in a[1] (streaming a[*].b); did you mean "c"?"#), "\(missing.stderr)")
     }
 
+    @Test func itemsPrintsWhereEachElementLies() throws {
+        let run = try Spool.run(["items", "--offsets", "objects[*].members"], stdin: Data("{\"objects\": [{\"members\": [1, \"two\"]},\n {\"members\": [[3]]}]}".utf8))
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                {"path":"objects[0].members[0]","offset":26,"end":27,"line":1,"column":27,"value":1}
+                {"path":"objects[0].members[1]","offset":29,"end":null,"line":1,"column":30,"value":"two"}
+                {"path":"objects[1].members[0]","offset":52,"end":55,"line":2,"column":15,"value":[3]}
+
+                """)
+    }
+
     @Test func bandsEscapesControlCharactersInNames() throws {
         let run = try Spool.run(
             ["bands"], stdin: Data(#"{"objects": [{"name": "A\nfake: 1\u001b[2J\tB", "active": "active", "members": []}]}"#.utf8))

@@ -118,6 +118,16 @@ public final class JSONReader {
         self.init(source: input.open(), options: options, work: work)
     }
 
+    /// A reader of `input` from `point`, where an element of an array starts: it reads one
+    /// array, which opens just before the point, on this thread, and nothing after that array.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint) {
+        var options = options
+        options.parsesInBackground = false
+        options.allowsTrailingGarbage = true
+        self.init(source: ResumedSource(input.open(), from: point), options: options, work: .models)
+        builder.start(at: point)
+    }
+
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback
     /// API): call ``append(_:)`` with each chunk and ``finishInput()`` at the end. Between them,
     /// ``next()`` returns `nil` when no complete token is buffered yet; ``isAtEnd`` tells that

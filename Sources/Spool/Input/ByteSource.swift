@@ -16,9 +16,19 @@ protocol ByteSource: AnyObject {
     /// Whether a read that returns 0 means only that nothing has arrived yet, not the end
     /// (``PushedBytes`` between appends).
     var awaitsInput: Bool { get }
+    /// Passes over up to `count` bytes without handing them out (``ResumedSource``); returns
+    /// how many, 0 at the end of the input.
+    func skip(_ count: Int) throws(InputError) -> Int
 }
 
 extension ByteSource {
     var isInMemory: Bool { false }
     var awaitsInput: Bool { false }
+
+    /// Reads the bytes and drops them.
+    func skip(_ count: Int) throws(InputError) -> Int {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: min(count, 1 << 16), alignment: 1)
+        defer { scratch.deallocate() }
+        return try read(into: scratch)
+    }
 }

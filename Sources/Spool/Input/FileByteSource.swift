@@ -72,6 +72,19 @@ final class FileByteSource: ByteSource {
         }
     }
 
+    /// A regular file seeks (up to its size); anything else is read and dropped.
+    func skip(_ count: Int) throws(InputError) -> Int {
+        guard startOffset != nil, let totalSize else {
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: min(count, 1 << 16), alignment: 1)
+            defer { scratch.deallocate() }
+            return try read(into: scratch)
+        }
+        let here = lseek(descriptor, 0, SEEK_CUR)
+        guard here >= 0 else { return 0 }
+        let skipped = max(0, min(count, totalSize - Int(here)))
+        return lseek(descriptor, off_t(here) + off_t(skipped), SEEK_SET) >= 0 ? skipped : 0
+    }
+
     func rewind() -> Bool {
         guard let startOffset else { return false }
         return lseek(descriptor, startOffset, SEEK_SET) == startOffset

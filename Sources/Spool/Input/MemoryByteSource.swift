@@ -24,6 +24,12 @@ final class MemoryByteSource<Bytes: ContiguousBytes>: ByteSource {
         return true
     }
 
+    func skip(_ count: Int) throws(InputError) -> Int {
+        let skipped = max(0, min(count, (totalSize ?? 0) - offset))
+        offset += skipped
+        return skipped
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         bytes.withUnsafeBytes { source in
             let count = min(buffer.count, source.count - offset)

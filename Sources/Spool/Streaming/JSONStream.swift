@@ -35,8 +35,52 @@ public final class JSONStream {
         self.init(reader: JSONReader(input, options: options, work: .models))
     }
 
+    /// Reads `input` from `location`, where `element` starts (an element of an array, such as
+    /// `objects[41]`): a stream of that array's elements from there on, which gives what a
+    /// stream from the start gives for them, with the same paths, indices, locations and
+    /// errors. A ``Located`` element's ``Located/start`` and ``Located/path`` resume a stream
+    /// after a crash:
+    ///
+    /// ```swift
+    /// let stream = JSONStream(.file(path), resumingAt: checkpoint.start, element: checkpoint.path)
+    /// let bands = stream.elements(of: Located<Band>.self, at: "objects", decoder: decoder)
+    /// ```
+    ///
+    /// A regular file or input in memory starts there at once; other input is read and dropped
+    /// up to it. Nothing after the array is read: the stream has no ``remainder()``, and
+    /// ``finish()`` checks only the array. Its one request is ``elements(of:at:onError:)`` (or
+    /// ``count(at:)``) at the array's path; any other request, an `element` whose last
+    /// component is not an index, a path with a wildcard, NDJSON options, or a location that
+    /// cannot be an element's start is refused by the first `next()` with a
+    /// ``StreamUsageError``. A location that is not where an element starts gives the
+    /// ``ParseError`` the bytes there give.
+    public convenience init(_ input: JSONInput, options: JSONParsingOptions = .init(), resumingAt location: SourceLocation, element: JSONKeyPath) {
+        let point = ResumePoint(location: location)
+        var components = element.components
+        let last = components.popLast()
+        let container = JSONKeyPath(components)
+        let refusal: StreamUsageError?
+        if case .index(let index)? = last, index >= 0, !container.hasWildcard, !options.allowsMultipleValues, point.isPossible {
+            self.init(core: StreamCore(reader: JSONReader(input, options: options, resumingAt: point), resumedIn: container, at: index, refusal: nil))
+            return
+        } else if options.allowsMultipleValues {
+            refusal = StreamUsageError(message: "a stream resumes inside one array, not with allowsMultipleValues (NDJSON)")
+        } else if !point.isPossible {
+            refusal = StreamUsageError(message: "\(location) (byte \(location.byteOffset)) cannot be where an element of an array starts")
+        } else if container.hasWildcard {
+            refusal = StreamUsageError(message: "a stream resumes inside one array: \(element) has a wildcard")
+        } else {
+            refusal = StreamUsageError(message: "\(element) is not an element of an array by its index (such as objects[41])")
+        }
+        self.init(core: StreamCore(reader: JSONReader(input, options: options, work: .models), resumedIn: container, at: 0, refusal: refusal))
+    }
+
     init(reader: JSONReader) {
         core = StreamCore(reader: reader)
+    }
+
+    private init(core: StreamCore) {
+        self.core = core
     }
 
     var reader: JSONReader { core.reader }

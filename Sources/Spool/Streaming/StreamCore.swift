@@ -142,12 +142,32 @@ final class StreamCore {
     /// Whether a guarded call is running.
     private let inUse = Atomic<Bool>(false)
 
+    /// For a stream resumed at an element (``JSONStream/init(_:options:resumingAt:element:)``):
+    /// the path of the array the element is in, and its index there. The reader's input is that
+    /// array from the element on.
+    private let resumed: (container: JSONKeyPath, index: Int)?
+    /// Why every request is refused (a resume point that cannot be one).
+    private let refusal: StreamUsageError?
+
     /// A core over `reader`; `pushed` for a ``PushJSONStream`` (see ``endsWithKnownFailure``
     /// and ``guardsUse``).
     init(reader: JSONReader, pushed: Bool = false) {
         self.reader = reader
         endsWithKnownFailure = pushed
         guardsUse = pushed
+        resumed = nil
+        refusal = nil
+    }
+
+    /// A core over a reader resumed at the element at index `index` of the array at
+    /// `container`; or, with `refusal`, one that refuses every request.
+    init(reader: JSONReader, resumedIn container: JSONKeyPath, at index: Int, refusal: StreamUsageError?) {
+        self.reader = reader
+        endsWithKnownFailure = false
+        guardsUse = false
+        resumed = (container, index)
+        self.refusal = refusal
+        recorder.isRecording = false
     }
 
     /// Runs `body` as the one call on the stream in progress (for a stream that
@@ -172,6 +192,11 @@ final class StreamCore {
         do {
             return try exclusive(request.call) { () -> StreamUsageError? in
                 if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
+                if let refusal = self.refusal { return refusal }
+                if let resumed = self.resumed {
+                    if request == .members { return .resumed("members(of:at:)", in: resumed.container) }
+                    if path != resumed.container { return .resumed("a request at \(path)", in: resumed.container) }
+                }
                 self.request = request
                 self.path = path
                 self.streamedPath = path
@@ -311,6 +336,13 @@ final class StreamCore {
             case .atValue(let component):
                 containerLocation = reader.location
                 let kind = reader.currentToken?.kind
+                if let resumed, component == 0 {
+                    // The array that opens just before the element resumed at.
+                    streamedPath = resumed.container
+                    indexInContainer = resumed.index
+                    phase = .streaming(topLevel: false)
+                    continue
+                }
                 guard component < path.components.count else {
                     let matches = container.map { kind == $0 } ?? (kind == .arrayStart || kind == .objectStart)
                     guard matches else {
@@ -507,6 +539,7 @@ final class StreamCore {
 
     /// The recorded document (the first top-level value without the streamed elements).
     func remainder() throws -> Extractor {
-        try recorder.finish()
+        if let resumed { throw StreamUsageError.resumed("remainder()", in: resumed.container) }
+        return try recorder.finish()
     }
 }

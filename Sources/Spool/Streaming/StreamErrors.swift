@@ -27,6 +27,13 @@ public struct StreamUsageError: Error, Hashable, Sendable, CustomStringConvertib
                 + "at a time, from one thread at a time")
     }
 
+    /// The error for what a stream resumed at an element of the array at `container` cannot do.
+    static func resumed(_ call: String, in container: JSONKeyPath) -> StreamUsageError {
+        StreamUsageError(
+            message: "\(call) was asked of a stream resumed inside \(container): it reads only that array's elements from "
+                + "the one it resumed at (elements(of:at: \"\(container)\") or count(at:))")
+    }
+
     /// `error: MESSAGE`.
     public var description: String { "error: \(message)" }
 }

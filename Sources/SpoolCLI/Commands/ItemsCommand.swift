@@ -19,19 +19,49 @@ struct ItemsCommand: ParsableCommand {
     @OptionGroup var parsing: ParsingFlags
     @OptionGroup var progress: ProgressFlags
 
+    @Flag(help: ArgumentHelp(
+        "Print each element with where it lies: {\"path\":\"objects[3]\",\"offset\":N,\"end\":N,\"line\":N,\"column\":N,\"value\":...}.",
+        discussion: "offset is the element's first byte (0-based), end the byte just past it (null for a string), line and column (1-based) where it starts."))
+    var offsets = false
+
     func run() throws {
         let writer = JSONOutput.writer(.lines)
         do {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
-            let items = stream.elements(of: Extractor.self, at: keyPath)
-            while let item = try items.next() {
-                try writer.value(item)
+            if offsets {
+                let items = stream.elements(of: Located<Extractor>.self, at: keyPath)
+                while let item = try items.next() {
+                    try Self.write(item, to: writer)
+                }
+            } else {
+                let items = stream.elements(of: Extractor.self, at: keyPath)
+                while let item = try items.next() {
+                    try writer.value(item)
+                }
             }
             try stream.finish()  // the rest of the input must be valid too
             try writer.finish()
         } catch {
             throw JSONOutput.finish(writer, after: error, file: target.input.name, command: .items)
         }
+    }
+
+    /// One line of `--offsets`: the element's place, then the element.
+    static func write(_ item: Located<Extractor>, to writer: JSONWriter) throws {
+        try writer.beginObject()
+        try writer.key("path")
+        try writer.string(item.path.description)
+        try writer.key("offset")
+        try writer.number(item.start.byteOffset)
+        try writer.key("end")
+        if let end = item.end { try writer.number(end.byteOffset) } else { try writer.null() }
+        try writer.key("line")
+        try writer.number(item.start.line)
+        try writer.key("column")
+        try writer.number(item.start.column)
+        try writer.key("value")
+        try writer.value(item.value)
+        try writer.endObject()
     }
 }

@@ -318,6 +318,48 @@ extension DocumentationExamples {
             #expect(printed.lines.first?.hasPrefix("skipped element 1 at 1:43: ") == true, "\(printed.lines)")
         }
 
+        @Test func locatedBandsGoIntoAnIndex() async throws {
+            try Self.enterScratch()
+            struct Band: Decodable { let name: String }
+            final class Index {
+                var offsets: [String: Int] = [:]
+                func record(_ name: String, at offset: Int) { offsets[name] = offset }
+            }
+            let index = Index()
+            let input = AsyncJSONInput.chunks(try Self.chunks(of: 64))
+            let decoder = StreamingJSONDecoder()
+
+            for try await band in AsyncJSONStream(input).elements(of: Located<Band>.self, at: "objects", decoder: decoder) {
+                index.record(band.value.name, at: band.start.byteOffset)   // band.path: objects[41]
+            }
+
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "bands.json")))
+            #expect(index.offsets.count == 5)
+            for (name, offset) in index.offsets {
+                // Each offset is where that band's object starts.
+                var options = JSONParsingOptions()
+                options.allowsTrailingGarbage = true
+                let band = try Extractor.decodeValue(from: .bytes(Array(bytes[offset...])), options: options)
+                #expect(bytes[offset] == UInt8(ascii: "{"))
+                #expect(try band.value("name") as String == name)
+            }
+        }
+
+        @Test func aStreamResumesAtACheckpoint() throws {
+            try Self.enterScratch()
+            struct Band: Decodable { let name: String }
+            let path = "bands.json"
+            let decoder = StreamingJSONDecoder()
+            let first = JSONStream(.file(path)).elements(of: Located<Band>.self, at: "objects", decoder: decoder)
+            _ = try first.next()
+            let checkpoint = try #require(try first.next())  // the Rolling Stones, objects[1]
+
+            let stream = JSONStream(.file(path), resumingAt: checkpoint.start, element: checkpoint.path)
+            let bands = stream.elements(of: Located<Band>.self, at: "objects", decoder: decoder)
+
+            #expect(try bands.map { try $0.get().value.name } == Array(Self.bandNames.dropFirst()))
+        }
+
         @Test func theAsyncStreamHandsOutBands() async throws {
             try Self.enterScratch()
             let printed = Printed()

@@ -47,6 +47,14 @@ final class TapeBuilder {
     var window: InputWindow { feed.window }
     var chunkSize: Int { feed.chunkSize }
 
+    /// Starts the input at a resumed reader's point (before any byte arrives): the window, the
+    /// feed's calls and the line count begin where the point's prefix lies in the input.
+    func start(at point: ResumePoint) {
+        let first = point.firstLine
+        feed.start(at: point.windowBase)
+        writer.start(at: point.windowBase, line: first.line, lineStart: first.start)
+    }
+
     /// Validating records no tokens (only what error messages need) and, without comments,
     /// handles events with the least work.
     func setValidating(_ validating: Bool) {

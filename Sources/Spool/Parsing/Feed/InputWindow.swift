@@ -35,6 +35,12 @@ final class InputWindow {
 
     deinit { free(storage) }
 
+    /// Makes the input start at `offset` (a resumed reader's, ``ResumePoint``), before any byte.
+    func start(at offset: Int) {
+        assert(count == 0, "the input starts before it arrives")
+        base = offset
+    }
+
     /// `realloc`: a large buffer grows or shrinks by remapping its pages, without a second copy
     /// of its bytes alive meanwhile. Allocation failure is not recoverable here (as for any
     /// Swift allocation), so it stops the process with a message.

@@ -99,6 +99,15 @@ final class YajlFeed {
         body(UnsafeRawBufferPointer(start: window.pointer(at: start), count: end - start))
     }
 
+    /// Makes the input start at `offset`, before any byte arrives (a resumed reader's): no
+    /// byte order mark is looked for there.
+    func start(at offset: Int) {
+        window.start(at: offset)
+        parsedEnd = offset
+        whitespaceCheckedTo = offset
+        startChecked = true
+    }
+
     /// Forgets the input below `offset` (the owner has taken what it needs from it), returning
     /// to a chunk's capacity after a long token.
     func discard(below offset: Int) {

@@ -92,6 +92,12 @@ final class TapeWriter {
         grammar.skipPrefix(to: offset)
     }
 
+    /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's).
+    func start(at offset: Int, line: Int, lineStart: Int) {
+        grammar.skipPrefix(to: offset)
+        positions.start(at: offset, line: line, lineStart: lineStart)
+    }
+
     func beginChunk(from start: Int, to end: Int) {
         positions.beginChunk(from: start, to: end, in: window, scanned: checks.allowsComments)
     }

@@ -44,6 +44,17 @@ struct TokenPositions {
         chunkPointer = UnsafeRawPointer(window.storage)
     }
 
+    /// Starts the count at `offset`, on `line`, which starts at `lineStart` (a resumed
+    /// reader's first byte, ``ResumePoint``).
+    mutating func start(at offset: Int, line: Int, lineStart: Int) {
+        chunkBase = offset
+        self.line = line
+        self.lineStart = lineStart
+        nextNewline = Int.max
+        newlineSearchedTo = offset
+        parseLimit = offset
+    }
+
     // MARK: - Calls
 
     /// Notes that yajl is about to be given the window's bytes from `start` to `end`; with
