@@ -179,6 +179,56 @@ extension DocumentationExamples {
             #expect(updated == DocumentationExamples.lastUpdated)
         }
 
+        @Test func aWildcardCrossesEveryBand() throws {
+            DocumentationExamples.enterRepository()
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            let stream = JSONStream(.file("Examples/bands.json"))
+            let members = stream.elements(of: BandMember.self, at: ["objects", .wildcard, "members"])
+            while let member = try members.next() {
+                print(member.name)   // the 16 members of the 5 bands, in document order
+            }
+
+            #expect(printed.lines.count == 16)
+            #expect(printed.lines.first == "George Harrison" && printed.lines.last == "Georg Hólm")
+        }
+
+        @Test func locatedMembersSayWhereTheyAre() throws {
+            DocumentationExamples.enterRepository()
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            let located = JSONStream(.file("Examples/bands.json")).elements(of: Located<BandMember>.self, at: ["objects", .wildcard, "members"])
+            while let member = try located.next() {
+                print(member.path, member.start, member.value.name)   // objects[0].members[0] 8:9 George Harrison
+            }
+
+            #expect(printed.lines.count == 16)
+            #expect(printed.lines.first == "objects[0].members[0] 8:9 George Harrison")
+        }
+
+        @Test func aStreamResumesAtAMember() throws {
+            DocumentationExamples.enterRepository()
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            let members = JSONStream(.file("Examples/bands.json")).elements(of: Located<BandMember>.self, at: ["objects", 3, "members"])
+            _ = try members.next()
+            if let checkpoint = try members.next() {   // objects[3].members[1], saved before handling it
+                let resumed = JSONStream(.file("Examples/bands.json"), resumingAt: checkpoint.start, element: checkpoint.path)
+                let rest = resumed.elements(of: BandMember.self, at: ["objects", 3, "members"])
+                while let member = try rest.next() {
+                    print(member.name)   // Nate Mendel, then Pat Smear
+                }
+            }
+
+            #expect(printed.lines == ["Nate Mendel", "Pat Smear"])
+        }
+
         @Test func countingPrintsFive() throws {
             DocumentationExamples.enterRepository()
             let printed = Printed()
