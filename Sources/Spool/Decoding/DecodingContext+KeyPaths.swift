@@ -13,6 +13,16 @@ extension DecodingContext {
         case found(Int)
         case missing
         case null(Int)
+        /// A ``JSONKeyPath/Component/wildcard``, which no path to one value may hold.
+        case wildcard
+    }
+
+    /// The error for a path to one value that holds a wildcard.
+    @inline(never)
+    private func wildcardError(in keyPath: JSONKeyPath) -> JSONKeyPath.SyntaxError {
+        JSONKeyPath.SyntaxError(
+            text: keyPath.description,
+            reason: "[*] selects many values, and this path must lead to one (stream them with elements(of:at:))")
     }
 
     /// Follows `keyPath` from the value at `index` (on the tape): the value found, where the
@@ -25,18 +35,20 @@ extension DecodingContext {
         case .empty:
             return .found(index)
         case .one(let component):
-            switch try step(from: index, component, of: keyPath) {
+            switch try step(from: index, component) {
             case .found(let target): return .found(target)
             case .missing: return .missing(parent: index, path: keyPath)
             case .null(let target): return .null(target)
+            case .wildcard: throw wildcardError(in: keyPath)
             }
         case .many(let components):
             var node = index
             for (position, component) in components.enumerated() {
-                switch try step(from: node, component, of: keyPath) {
+                switch try step(from: node, component) {
                 case .found(let next): node = next
                 case .missing: return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
                 case .null(let target): return .null(target)
+                case .wildcard: throw wildcardError(in: keyPath)
                 }
             }
             return .found(node)
@@ -44,13 +56,9 @@ extension DecodingContext {
     }
 
     @inline(__always)
-    private func step(from node: Int, _ component: JSONKeyPath.Component, of keyPath: JSONKeyPath) throws -> Step {
+    private func step(from node: Int, _ component: JSONKeyPath.Component) throws -> Step {
         let token = tape[node]
         switch component {
-        case .wildcard:
-            throw JSONKeyPath.SyntaxError(
-                text: keyPath.description,
-                reason: "[*] selects many values, and this path must lead to one (stream them with elements(of:at:))")
         case .key(let key):
             guard token.kind == .objectStart else {
                 if token.kind == .null { return .null(node) }
@@ -73,6 +81,8 @@ extension DecodingContext {
                 child = try lastIndex(ofValueAt: child) + 1
                 count += 1
             }
+        case .wildcard:
+            return .wildcard
         }
     }
 }

@@ -118,10 +118,10 @@ final class StreamCore {
         var nextIndex = 0
     }
     /// The containers the path's wildcards are crossing, outermost first.
-    private var crossings: [Crossing] = []
+    @exclusivity(unchecked) private var crossings: [Crossing] = []
     /// The path of the container being streamed, from the document root: the request's path
     /// with the value's index in front (NDJSON) and each wildcard's current child in its place.
-    private var streamedPath = JSONKeyPath.root
+    @exclusivity(unchecked) private var streamedPath = JSONKeyPath.root
     /// The top-level value being streamed, counted from 0 (more than one with NDJSON).
     private var valueIndex = 0
     /// The next element's index in its array (or among the top-level values).
