@@ -41,7 +41,78 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     check(oneThread, against: reference, path: path, oracle: oracle, input)
+    if !input.oneThread.allowsMultipleValues {
+        checkResuming(input, path: path, options: input.options(chunkSize: input.smallChunk, inBackground: false))
+        checkWildcard(input, options: input.oneThread)
+    }
     return 0
+}
+
+/// A stream resumed at an element's start (``Located``) must give what the whole stream gives
+/// from there: the same elements, places and error.
+func checkResuming(_ input: FuzzInput, path: JSONKeyPath, options: JSONParsingOptions) {
+    guard !path.components.contains(.wildcard) else { return }
+    let whole = JSONStream(.bytes(input.bytes), options: options).elements(of: Located<JSONValue>.self, at: path)
+    var elements: [Located<JSONValue>] = []
+    var wholeError: String?
+    do {
+        while let element = try whole.next() { elements.append(element) }
+    } catch {
+        wholeError = "\(error)"
+    }
+    guard !elements.isEmpty else { return }
+    let from = input.selector % elements.count
+    let checkpoint = elements[from]
+    let resumed = JSONStream(.bytes(input.bytes), options: options, resumingAt: checkpoint.start, element: checkpoint.path)
+        .elements(of: Located<JSONValue>.self, at: path)
+    var rest: [Located<JSONValue>] = []
+    var restError: String?
+    do {
+        while let element = try resumed.next() { rest.append(element) }
+    } catch {
+        restError = "\(error)"
+    }
+    let expected = Array(elements[from...])
+    let same = rest.map(\.value) == expected.map(\.value) && rest.map(\.start) == expected.map(\.start)
+        && rest.map(\.end) == expected.map(\.end) && rest.map(\.path) == expected.map(\.path)
+    // (The excerpt under an error's first line shows no input before the point resumed at.)
+    func firstLine(_ text: String?) -> String? { text.map { String($0.prefix { $0 != "\n" }) } }
+    guard same, firstLine(restError) == firstLine(wholeError) else {
+        fail("a stream resumed at \(checkpoint.path) (\(checkpoint.start)) differs from the whole stream", input,
+             "whole: \(expected.map { "\($0.path) \($0.start) \($0.value)" }) \(wholeError ?? "")\n"
+                + "resumed: \(rest.map { "\($0.path) \($0.start) \($0.value)" }) \(restError ?? "")")
+    }
+}
+
+/// `[*]` over the root array (or object) must give the elements of its children's arrays one
+/// after the other, as the concrete paths give them.
+func checkWildcard(_ input: FuzzInput, options: JSONParsingOptions) {
+    let crossed = JSONStream(.bytes(input.bytes), options: options).elements(of: Located<JSONValue>.self, at: [.wildcard])
+    var values: [Located<JSONValue>] = []
+    var crossedError: (any Error)?
+    do {
+        while let value = try crossed.next() { values.append(value) }
+    } catch {
+        crossedError = error
+    }
+    guard crossedError == nil else { return }  // (an error may come from any child: compared only when none)
+    // (A root object's values are crossed too; only a root array's are compared here.)
+    guard let children = try? JSONStream(.bytes(input.bytes), options: options).elements(of: Located<JSONValue>.self).map({ try $0.get() }) else {
+        return
+    }
+    var expected: [Located<JSONValue>] = []
+    for child in children {
+        guard let inner = try? JSONStream(.bytes(input.bytes), options: options).elements(of: Located<JSONValue>.self, at: child.path).map({ try $0.get() }) else {
+            fail("[*] streamed a child that is not an array", input, "\(child.path)")
+        }
+        expected += inner
+    }
+    guard values.map(\.value) == expected.map(\.value), values.map(\.path) == expected.map(\.path),
+        values.map(\.start) == expected.map(\.start)
+    else {
+        fail("[*] differs from the concrete paths", input,
+             "[*]: \(values.map { "\($0.path) \($0.value)" })\nconcrete: \(expected.map { "\($0.path) \($0.value)" })")
+    }
 }
 
 /// `JSONValue.decodeValue(from:)` on one thread must give the reference's first value, or

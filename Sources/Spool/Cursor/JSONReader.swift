@@ -118,14 +118,15 @@ public final class JSONReader {
         self.init(source: input.open(), options: options, work: work)
     }
 
-    /// A reader of `input` from `point`, where an element of an array starts: it reads one
-    /// array, which opens just before the point, on this thread, and nothing after that array.
-    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint) {
+    /// A reader of `input` from `point`, where element `index` of the array at `container`
+    /// starts: it reads one array, which opens just before the point, on this thread, and
+    /// nothing after that array.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, in container: JSONKeyPath, index: Int) {
         var options = options
         options.parsesInBackground = false
         options.allowsTrailingGarbage = true
         self.init(source: ResumedSource(input.open(), from: point), options: options, work: .models)
-        builder.start(at: point)
+        builder.start(at: point, in: container, index: index)
     }
 
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback

@@ -61,7 +61,7 @@ public final class JSONStream {
         let container = JSONKeyPath(components)
         let refusal: StreamUsageError?
         if case .index(let index)? = last, index >= 0, !container.hasWildcard, !options.allowsMultipleValues, point.isPossible {
-            self.init(core: StreamCore(reader: JSONReader(input, options: options, resumingAt: point), resumedIn: container, at: index, refusal: nil))
+            self.init(core: StreamCore(reader: JSONReader(input, options: options, resumingAt: point, in: container, index: index), resumedIn: container, at: index, refusal: nil))
             return
         } else if options.allowsMultipleValues {
             refusal = StreamUsageError(message: "a stream resumes inside one array, not with allowsMultipleValues (NDJSON)")

@@ -307,7 +307,8 @@ final class StreamCore {
         guard let request else { return error }
         phase = .done
         let noun = request == .members ? "member" : request == .count && path.isEmpty && multipleValues ? "value" : "element"
-        return error.noting(count, noun, of: path)
+        // (Resumed: counted from the array's start, as a stream from the input's start counts.)
+        return error.noting(count + (resumed?.index ?? 0), noun, of: path)
     }
 
     /// Where ``advance()`` stopped.

@@ -179,6 +179,11 @@ struct ElementLocationTests {
         }
         #expect(resumedParse.location == fullParse.location)
         #expect(resumedParse.location.description == "2:29")
+        // The same first line: message, path from the root and the count before it.
+        #expect(resumedParse.summary == fullParse.summary)
+        #expect(resumedParse.path.description == "[2].name")
+        // The excerpt shows nothing of the [ that stands in for the array's opening.
+        #expect(resumedParse.excerpt == #"{"name": "b"}, {"name": "c" "d"}]"#)
     }
 
     @Test func aResumePointThatCannotBeIsRefused() throws {

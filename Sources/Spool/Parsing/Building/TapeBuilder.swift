@@ -49,10 +49,12 @@ final class TapeBuilder {
 
     /// Starts the input at a resumed reader's point (before any byte arrives): the window, the
     /// feed's calls and the line count begin where the point's prefix lies in the input.
-    func start(at point: ResumePoint) {
+    func start(at point: ResumePoint, in container: JSONKeyPath, index: Int) {
         let first = point.firstLine
         feed.start(at: point.windowBase)
-        writer.start(at: point.windowBase, line: first.line, lineStart: first.start)
+        writer.start(
+            at: point.windowBase, line: first.line, lineStart: first.start, textStart: point.location.byteOffset,
+            container: container, index: index)
     }
 
     /// Validating records no tokens (only what error messages need) and, without comments,

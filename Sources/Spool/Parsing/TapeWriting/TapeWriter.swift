@@ -92,10 +92,17 @@ final class TapeWriter {
         grammar.skipPrefix(to: offset)
     }
 
-    /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's).
-    func start(at offset: Int, line: Int, lineStart: Int) {
+    /// For a resumed reader (``ResumePoint``): where the input's own bytes start (excerpts
+    /// show none of the prefix before them), and the path of the array resumed in with the
+    /// index of its first element read, which errors' paths start from.
+    private var resumed: (textStart: Int, container: JSONKeyPath, index: Int)?
+
+    /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's, whose
+    /// own bytes start at `textStart`, inside the array at `container`, at element `index`).
+    func start(at offset: Int, line: Int, lineStart: Int, textStart: Int, container: JSONKeyPath, index: Int) {
         grammar.skipPrefix(to: offset)
         positions.start(at: offset, line: line, lineStart: lineStart)
+        resumed = (textStart, container, index)
     }
 
     func beginChunk(from start: Int, to end: Int) {
@@ -632,10 +639,17 @@ extension TapeWriter {
     /// Renders an error against what the window holds now: location, path, excerpt, message.
     func makeError(_ pending: PendingError) -> ParseError {
         let location = location(of: pending.offset)
-        let (excerpt, caret) = ErrorContext.excerpt(
-            around: pending.offset, lineStart: positions.lineStart(of: pending.offset, in: window), in: window)
+        var lineStart = positions.lineStart(of: pending.offset, in: window)
+        var path = grammar.currentPath(tape: tape, window: window)
+        if let resumed {
+            lineStart = max(lineStart, min(resumed.textStart, pending.offset))
+            var components = path.components
+            if case .index(let index)? = components.first { components[0] = .index(resumed.index + index) }
+            path = resumed.container + JSONKeyPath(components)
+        }
+        let (excerpt, caret) = ErrorContext.excerpt(around: pending.offset, lineStart: lineStart, in: window)
         return ParseError(
             kind: pending.kind, message: pending.message(window), location: location,
-            path: grammar.currentPath(tape: tape, window: window), excerpt: excerpt, excerptCaret: caret)
+            path: path, excerpt: excerpt, excerptCaret: caret)
     }
 }
