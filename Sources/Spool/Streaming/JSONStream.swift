@@ -38,8 +38,8 @@ public final class JSONStream {
     /// Reads `input` from `location`, where `element` starts (an element of an array, such as
     /// `objects[41]`): a stream of that array's elements from there on, which gives what a
     /// stream from the start gives for them, with the same paths, indices, locations and
-    /// errors (an error's excerpt shows no input before the point). A ``Located`` element's ``Located/start`` and ``Located/path`` resume a stream
-    /// after a crash:
+    /// errors (an error's excerpt shows no input before the point). A ``Located`` element's
+    /// ``Located/start`` and ``Located/path`` resume a stream after a crash:
     ///
     /// ```swift
     /// let stream = JSONStream(.file(path), resumingAt: checkpoint.start, element: checkpoint.path)
