@@ -22,11 +22,13 @@ public struct BandMember: JSONDecodable, Hashable, Sendable {
         self.birthDate = birthDate
     }
 
-    /// `birth_date`'s format, parsed without a `DateFormatter`.
-    public static let birthDates = Transformer.pattern("yyyy-MM-dd")
+    /// `birth_date`'s format, compiled once and parsed without a `DateFormatter`: the
+    /// transformer, or the `DatePatternError` for a pattern Spool does not read (a stored
+    /// property cannot throw), which `decode(_:)` then throws.
+    public static let birthDates = Result { try Transformer.pattern("yyyy-MM-dd") }
 
     /// Reads `name` and `birth_date`.
     public static func decode(_ e: Extractor) throws -> BandMember {
-        try BandMember(name: e <| "name", birthDate: e.value("birth_date", birthDates))
+        try BandMember(name: e <| "name", birthDate: e.value("birth_date", birthDates.get()))
     }
 }

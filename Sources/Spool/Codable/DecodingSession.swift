@@ -43,17 +43,27 @@ final class DecodingSession: @unchecked Sendable {
         return try body()
     }
 
-    init(_ configuration: StreamingJSONDecoder.Configuration) {
+    /// A session with `configuration`, its date pattern compiled.
+    /// - Throws: ``DatePatternError`` when the `.pattern` date strategy's pattern has a field
+    ///   Spool does not read: before the decode or stream reads anything.
+    convenience init(_ configuration: StreamingJSONDecoder.Configuration) throws(DatePatternError) {
+        let dateParser: DateParser?
+        switch configuration.dateDecodingStrategy {
+        case .iso8601: dateParser = .iso8601
+        case .pattern(let pattern): dateParser = try .pattern(pattern)
+        default: dateParser = nil
+        }
+        self.init(configuration, dateParser: dateParser)
+    }
+
+    /// A session with `configuration` and the parser of its date strategy.
+    init(_ configuration: StreamingJSONDecoder.Configuration, dateParser: DateParser?) {
         self.configuration = configuration
+        self.dateParser = dateParser
         switch configuration.keyDecodingStrategy {
         case .useDefaultKeys: keyTranslation = nil
         case .convertFromSnakeCase: keyTranslation = KeyTranslation(.snakeCase)
         case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
-        }
-        switch configuration.dateDecodingStrategy {
-        case .iso8601: dateParser = .iso8601
-        case .pattern(let pattern): dateParser = .pattern(pattern)
-        default: dateParser = nil
         }
     }
 

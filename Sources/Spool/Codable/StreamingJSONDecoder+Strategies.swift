@@ -30,9 +30,15 @@ extension StreamingJSONDecoder {
         case formatted(DateFormatter)
         /// Your function, given a decoder for the value.
         case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
-        /// A fixed-width pattern in UTC, such as `yyyy-MM-dd` (fields `yyyy`, `MM`, `dd`,
-        /// `HH`, `mm`, `ss`, `SSS`): Spool's fast path, no `DateFormatter` per value (see
-        /// ``Transformer/pattern(_:)``).
+        /// A date pattern such as `yyyy-MM-dd`, `EEE MMM dd HH:mm:ss Z yyyy` or
+        /// `EEE, dd MMM yyyy HH:mm:ss zzz`: Spool's fast path, compiled once, no `DateFormatter`
+        /// per value. Fields: `yyyy` `MM` `dd` `HH` `mm` `ss` `SSS` (numbers), `MMM` `MMMM`
+        /// `EEE` `EEEE` (English names), `Z` `XXX` `ZZZZZ` (offsets), `zzz` (GMT or UTC), and
+        /// text in single quotes; see ``Transformer/pattern(_:)`` for what each reads.
+        ///
+        /// A pattern with any other letter is refused when a decode or stream starts, before
+        /// it reads any input: the decode throws a ``DatePatternError`` naming the letter
+        /// (a stream's first `next()` throws it).
         case pattern(String)
     }
 

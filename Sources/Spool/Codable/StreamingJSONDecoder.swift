@@ -93,6 +93,8 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes a value of type `T` from JSON held in `Data`, as `JSONDecoder` does; or the
     /// value at `rootKeyPath` (`["data", "items"]`) in it.
     /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
+    ///   A `.pattern` date strategy with a field Spool does not read throws a
+    ///   ``DatePatternError`` first, before anything is read.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath = .root) throws -> T {
         try decodeDocument(type, JSONReader(.data(data), options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
@@ -103,7 +105,8 @@ public final class StreamingJSONDecoder: Sendable {
     /// ```swift
     /// let catalog = try StreamingJSONDecoder().decode(Catalog.self, from: .url(catalogURL))
     /// ```
-    /// - Throws: `DecodingError` as for `Data`, and ``InputError`` when the input cannot be read.
+    /// - Throws: `DecodingError` and ``DatePatternError`` as for `Data`, and ``InputError``
+    ///   when the input cannot be read.
     public func decode<T: Decodable>(_ type: T.Type, from input: JSONInput, rootKeyPath: JSONKeyPath = .root) throws -> T {
         try decodeDocument(type, JSONReader(input, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
@@ -125,7 +128,7 @@ public final class StreamingJSONDecoder: Sendable {
     /// Decodes the first value of `reader` while it is parsed, then reads the rest; invalid
     /// JSON anywhere outranks a decoding error (as in ``JSONDecodable/decodeDocument(_:rootKeyPath:)``).
     private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: JSONReader, rootKeyPath: JSONKeyPath) throws -> T {
-        let session = DecodingSession(configuration)
+        let session = try DecodingSession(configuration)
         return try Self.syntaxErrorsAsDecodingErrors {
             try JSONDocument.decode(reader, expected: T.self) { context, index in
                 try session.decode { try TapeDecoder(context: context, session: session).decodeRoot(type, at: index, rootKeyPath: rootKeyPath) }
@@ -134,7 +137,7 @@ public final class StreamingJSONDecoder: Sendable {
     }
 
     private func decodeDocument<T: Decodable>(_ type: T.Type, _ reader: AsyncJSONReader, rootKeyPath: JSONKeyPath) async throws -> T {
-        let session = DecodingSession(configuration)
+        let session = try DecodingSession(configuration)
         let tape: TokenTape
         let start: Int
         do {

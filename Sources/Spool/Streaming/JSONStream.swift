@@ -113,7 +113,9 @@ public final class JSONStream {
     /// ``JSONDecodable`` models. A `DecodingError` in an element ends the stream (or, with
     /// `.skip`, is reported with its located ``DecodeError`` and skipped); its `codingPath` starts
     /// at the document root (`objects`, `Index 1`, `members`, ...). A type that is also
-    /// ``JSONDecodable`` is decoded through that conformance.
+    /// ``JSONDecodable`` is decoded through that conformance. A decoder whose `.pattern` date
+    /// strategy has a field Spool does not read makes the first `next()` throw a
+    /// ``DatePatternError``, before the stream reads anything for this request.
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),

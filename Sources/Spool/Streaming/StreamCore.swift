@@ -267,10 +267,11 @@ final class StreamCore {
 
     /// Decodes the element whose first token is at `start` as the `Decodable` `Value`, with
     /// `decoder`'s strategies and a coding path from the document root.
+    /// - Throws: ``DatePatternError`` for a `.pattern` date strategy Spool cannot read.
     func decoder<Value: Decodable>(
         _ type: Value.Type, using decoder: StreamingJSONDecoder
-    ) -> (_ start: Int, _ path: ElementPath) throws -> Value {
-        let session = DecodingSession(decoder.configuration)
+    ) throws(DatePatternError) -> (_ start: Int, _ path: ElementPath) throws -> Value {
+        let session = try DecodingSession(decoder.configuration)
         return { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
             return try session.decode { try TapeDecoder(context: context, session: session).unwrap(type) }

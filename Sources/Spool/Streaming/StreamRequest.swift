@@ -1,15 +1,17 @@
 /// A stream's one request for elements or members, behind the sequences of all three shells
 /// (``JSONElements``, ``JSONMembers``, ``AsyncJSONElements``, ``AsyncJSONMembers``): the
-/// refusal of a second request, how each value decodes, and what a value that does not decode
-/// does, all settled once, when the request is made.
+/// refusal of a second request (or of a decoder whose date pattern Spool cannot read), how
+/// each value decodes, and what a value that does not decode does, all settled once, when the
+/// request is made.
 ///
 /// A step hands out one value (``step()``); the shells differ only in how they wait for input
 /// (a pull reader reads as it goes, the async shell awaits a chunk, the push shell returns to
 /// its caller).
 final class StreamRequest<Value> {
     let core: StreamCore
-    /// A second request on the stream: the first step throws this, later steps end.
-    private var refusal: StreamUsageError?
+    /// A second request on the stream (a ``StreamUsageError``), or a decoder that cannot
+    /// decode (a ``DatePatternError``): the first step throws this, later steps end.
+    private var refusal: (any Error)?
     let isRefused: Bool
     /// Decodes the value whose first token is at `start` on the tape, with its path.
     private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
@@ -25,6 +27,16 @@ final class StreamRequest<Value> {
         isRefused = refusal != nil
         self.decode = decode
         skip = policy.skipper(core)
+    }
+
+    /// A request refused before it begins, for `error`: the stream reads nothing for it, and
+    /// stays free for another request.
+    private init(core: StreamCore, refusing error: any Error) {
+        self.core = core
+        refusal = error
+        isRefused = true
+        decode = { _, _ in throw error }
+        skip = { _, _, _ in false }
     }
 
     /// Values handed out or skipped so far.
@@ -58,8 +70,12 @@ extension StreamRequest {
         of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, onError policy: ElementErrorPolicy,
         in core: StreamCore
     ) -> StreamRequest<T> {
-        StreamRequest<T>(
-            core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type, using: decoder))
+        do {
+            return StreamRequest<T>(
+                core: core, request: .elements, path: path, policy: policy, decode: try core.decoder(type, using: decoder))
+        } catch {
+            return StreamRequest<T>(core: core, refusing: error)
+        }
     }
 
     /// The members of the object at `path`, each value decoded as the ``JSONDecodable`` `T`.
@@ -73,7 +89,11 @@ extension StreamRequest {
     static func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, in core: StreamCore
     ) -> StreamRequest<(key: String, value: T)> {
-        .members(at: path, in: core, decode: core.decoder(type, using: decoder))
+        do {
+            return .members(at: path, in: core, decode: try core.decoder(type, using: decoder))
+        } catch {
+            return StreamRequest<(key: String, value: T)>(core: core, refusing: error)
+        }
     }
 
     /// Members: each value with its key (the last component of its path); a value that does not

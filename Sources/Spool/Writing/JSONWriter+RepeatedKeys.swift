@@ -8,9 +8,10 @@ import Darwin
 
 // What a key written again does to the bytes (see JSONWriter+Members.swift for the records).
 //
-// Members and their separators, compact and pretty (`I` the indentation):
+// Members and their separators, compact, pretty and in jq's layout (`I` the indentation):
 //
 //     {  m0  ,  m1  ,  m2  }            {\n I m0 ,\n I m1 ,\n I m2 \n I' }
+//     {\n I m0 ,\n I m1 \n I' }          and, empty, {}
 //
 // Taking out member i that is not the last takes its bytes and the separator after it (from
 // its start to the next member's start): what stays before it is the right separator for the
@@ -96,8 +97,8 @@ extension JSONWriter {
         }
         // Its value: after the key (written as the new one is) and the colon, up to the line
         // feed and indentation before the closing bracket.
-        let valueStart = record.start + record.keyLength + 2 + (pretty ? 3 : 1)
-        let valueEnd = end - (pretty ? 2 + indent : 1)
+        let valueStart = record.start + record.keyLength + 2 + colonWidth
+        let valueEnd = end - closingLength(endingAt: end - bytesFlushed, indent: indent)
         let length = valueEnd - valueStart
         guard let saved = malloc(max(length, 1))?.assumingMemoryBound(to: UInt8.self) else {
             let error = WriteError(code: .output, errno: ENOMEM, message: "cannot allocate \(length) bytes to continue a container")
@@ -133,7 +134,7 @@ extension JSONWriter {
         guard end > start else { return .notAContainer(found: nil) }
         let found = Self.containerKind(closedBy: buffer[end - 1])
         guard found == kind else { return .notAContainer(found: found) }
-        count = end - (pretty ? 2 + indentation(atLevel: baseLevel + outer.count) : 1)
+        count = end - closingLength(endingAt: end, indent: indentation(atLevel: baseLevel + outer.count))
         pushFrame(kind, sorted: sorted, checksKeys: kind == .object)
         rescanContainer(from: bytesFlushed + start + 1)
         return nil

@@ -24,7 +24,7 @@ extension JSONWriter {
 
     /// Writes `elements` as JSON Lines: each element encoded by `encoder` as one line, as it
     /// is pulled from the sequence, in constant memory. The writer's format must be
-    /// ``Format/lines``.
+    /// ``Format/lines`` (or ``Format/Layout/jq(indent:)``, each value in jq's layout).
     ///
     /// ```swift
     /// let writer = try JSONWriter(toFile: "records.jsonl", format: .lines)
@@ -74,7 +74,9 @@ extension JSONWriter {
 
     private func checkLinesAtTopLevel() throws(WriteError) {
         if let blocked { throw blocked }
-        guard lines else { throw misuse("writeLines needs a writer whose format is .lines; use writeArray for one JSON array") }
+        guard lines else {
+            throw misuse("writeLines needs a writer whose format is .lines (or jq's layout); use writeArray for one JSON array")
+        }
         guard outer.isEmpty else { throw misuse("writeLines inside a container: JSON Lines values are top-level values") }
     }
 }

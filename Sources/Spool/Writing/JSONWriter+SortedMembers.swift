@@ -6,12 +6,15 @@ import Musl
 import Darwin
 #endif
 
-// `.sortedKeys` without a tree: an object's members are written as they come, each one's byte
-// range recorded (JSONWriter+Members.swift); when the object ends, the ranges are sorted by key
-// (their unescaped UTF-8 bytes, as `JSONEncoder` sorts) and the object's bytes rewritten in
-// that order. Nested sorted objects were already reordered when they ended, so each object
-// sorts only its own members. Nothing is flushed while a sorted object is open. A key written
-// twice was dealt with as it came, so each key is there once.
+// `.sortedKeys` (and `Format.sortsKeys`) without a tree: an object's members are written as
+// they come, each one's byte range recorded (JSONWriter+Members.swift); when the object ends,
+// the ranges are sorted by key (their unescaped UTF-8 bytes: code point order, as `JSONEncoder`
+// sorts on Linux with Swift 6.3 and `jq -S` sorts) and the object's bytes rewritten in that
+// order. Nested sorted objects were already reordered when they ended, so each object sorts
+// only its own members. Nothing is flushed while a sorted object is open. A key an encoder
+// writes twice was dealt with as it came, so each key is there once; keys the writer is given
+// twice (`copy(from:)` of an object with a duplicate key) both stay, in the order they came
+// (the sort is stable).
 
 extension JSONWriter {
     /// Begins an object whose members are sorted by key when it ends.
@@ -123,7 +126,7 @@ extension JSONWriter {
             case UInt8(ascii: "r"): bytes.append(0x0D)
             case UInt8(ascii: "t"): bytes.append(0x09)
             case UInt8(ascii: "u"):
-                // Only control characters are written as `\u00xx`.
+                // Only control characters (and, in jq's layout, U+007F) are written as `\u00xx`.
                 var value: UInt32 = 0
                 var digits = 0
                 while digits < 4 && index < written.count, let digit = hexDigit(written[index]) {

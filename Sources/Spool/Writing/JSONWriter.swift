@@ -121,9 +121,19 @@ public final class JSONWriter {
 
     /// How the output is laid out.
     public let format: Format
+    /// Each element and member on its own line, indented.
     let pretty: Bool
+    /// Any number of top-level values, each followed by a line feed (``Format/lines``, jq's
+    /// layout), unless the writer's top level is nested in another writer's output.
     let lines: Bool
+    /// jq's layout: `"key": value`, and empty containers as `[]` and `{}` (the line feed
+    /// after an opening bracket comes with the first element).
+    let jqLayout: Bool
+    /// Every object's members are sorted by key when it ends (``Format/sortsKeys``).
+    let sortsKeys: Bool
     let escapesSlashes: Bool
+    /// U+007F is written as `\u007f`, as jq writes it.
+    let escapesDelete: Bool
     let indentWidth: Int
     /// The widest indentation (``Format/maxIndentation``, in whole levels), or `Int.max`.
     let indentationLimit: Int
@@ -162,12 +172,17 @@ public final class JSONWriter {
     /// The last byte written out was not a line feed: part of the unfinished line is out.
     private var outputEndsInsideLine = false
 
-    init(output: Output, format: Format, initialCapacity: Int) {
+    /// A writer to `output`. A `nested` writer's top level sits inside another writer's
+    /// output (the side writers of `superEncoder()`): its values end without a line feed.
+    init(output: Output, format: Format, initialCapacity: Int, nested: Bool = false) {
         self.output = output
         self.format = format
         pretty = format.isPretty
-        lines = format.isLines
+        lines = format.writesLines && !nested
+        jqLayout = format.isJQ
+        sortsKeys = format.sortsKeys
         escapesSlashes = format.escapesSlashes
+        escapesDelete = format.isJQ
         indentWidth = format.indentWidth
         indentationLimit = format.indentationLimit
         capacity = max(initialCapacity, 64)
@@ -408,21 +423,40 @@ public final class JSONWriter {
     /// is written and a line feed ends it. Nothing is written when nothing was. A memory
     /// writer keeps ``bytes`` up to the last line feed.
     ///
+    /// The members of a sorted object still open (``Format/sortsKeys``) are not in order yet:
+    /// the output ends before the line of the first of them.
+    ///
     /// The writer is finished, as by ``finish()``, whether or not the document was complete:
     /// later calls that write throw ``WriteError/Code-swift.struct/closed``.
     /// - Throws: the output error that stopped the writer, or one met now.
     public func finishAtLineBoundary() throws(WriteError) {
         if finished { return }
         if let blocked, blocked.code == .output { throw blocked }
-        let lineStart = Self.lineStart(buffer, count: count)
+        var end = count
+        if let held = firstSortedMemberStart() { end = min(end, max(held &- bytesFlushed, 0)) }
+        let lineStart = Self.lineStart(buffer, count: end)
         let endsLine = lineStart == 0 && outputEndsInsideLine
-        if !endsLine { count = lineStart }
         if endsLine {
+            count = end
             try reserve(1)
             append(0x0A)
+        } else {
+            count = lineStart
         }
         blocked = nil
         try finishWriting()
+    }
+
+    /// Where the first member of the outermost open sorted object starts (an offset in the
+    /// output, in the buffer: nothing is flushed while a sorted object is open), or nil.
+    private func firstSortedMemberStart() -> Int? {
+        for level in 0...outer.count {
+            let frame = level < outer.count ? outer[level] : current
+            if frame.sorted && frame.memberBase >= 0 {
+                return frame.memberBase < members.count ? members[frame.memberBase].start : nil
+            }
+        }
+        return nil
     }
 
     /// The index after the last line feed in the first `count` bytes at `bytes`, or 0.
@@ -486,7 +520,7 @@ public final class JSONWriter {
     func writeColon() throws(WriteError) {
         if pretty {
             try reserve(3)
-            append(0x20)
+            if !jqLayout { append(0x20) }
             append(UInt8(ascii: ":"))
             append(0x20)
         } else {
@@ -497,7 +531,8 @@ public final class JSONWriter {
     }
 
     /// `,` before every element or member but the first; in pretty output, also a line feed,
-    /// and the indentation before every one.
+    /// and the indentation before every one. (In jq's layout, the first one's line feed too:
+    /// an empty container has none.)
     @inline(__always)
     func writeSeparator() throws(WriteError) {
         if pretty {
@@ -505,6 +540,8 @@ public final class JSONWriter {
             try reserve(indent &+ 2)
             if current.count > 0 {
                 append(UInt8(ascii: ","))
+                append(0x0A)
+            } else if jqLayout {
                 append(0x0A)
             }
             appendSpaces(indent)
@@ -521,13 +558,15 @@ public final class JSONWriter {
         try beginValue()
         try reserve(2)
         append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        if pretty { append(0x0A) }
+        if pretty && !jqLayout { append(0x0A) }
         pushFrame(kind, sorted: sorted, checksKeys: checksKeys)
     }
 
-    /// Makes a container whose opening bracket is written the one on top.
+    /// Makes a container whose opening bracket is written the one on top. An object is
+    /// sorted when asked, or when the format sorts every object.
     @inline(__always)
     func pushFrame(_ kind: Frame.Kind, sorted: Bool, checksKeys: Bool) {
+        let sorted = sorted || (sortsKeys && kind == .object)
         outer.push(current)
         current = Frame(kind: kind)
         if sorted || checksKeys {
@@ -552,7 +591,7 @@ public final class JSONWriter {
                 if keysInBufferFrom > members.count { keysInBufferFrom = members.count }
             }
         }
-        if pretty {
+        if pretty && !(jqLayout && current.count == 0) {
             let indent = indentation(atLevel: baseLevel &+ outer.count &- 1)
             try reserve(indent &+ 2)
             append(0x0A)
@@ -565,6 +604,18 @@ public final class JSONWriter {
         current = parent
         try endValue()
     }
+
+    /// The length of the end of a container this writer wrote, whose closing bracket is
+    /// the byte before buffer position `end`: the bracket, after a line feed and `indent`
+    /// spaces in pretty output (but not for an empty container in jq's layout, `[]`, `{}`).
+    func closingLength(endingAt end: Int, indent: Int) -> Int {
+        guard pretty else { return 1 }
+        if jqLayout && end >= 2 && (buffer[end &- 2] == UInt8(ascii: "{") || buffer[end &- 2] == UInt8(ascii: "[")) { return 1 }
+        return 2 &+ indent
+    }
+
+    /// The width of the colon after a key: ` : ` in pretty output, `: ` in jq's, else `:`.
+    var colonWidth: Int { pretty ? (jqLayout ? 2 : 3) : 1 }
 
     /// The spaces before a line at nesting `level` in pretty output.
     @inline(__always)

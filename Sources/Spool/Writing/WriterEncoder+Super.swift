@@ -12,11 +12,8 @@ extension WriterEncoder {
         let top = levels.count - 1
         let pending = levels[top].supers?.count ?? 0
         let pathKey: any CodingKey = key ?? IndexCodingKey(index: levels[top].count + pending)
-        let layout: JSONWriter.Format.Layout = writer.lines ? .compact : writer.format.layout
-        let sideWriter = JSONWriter(
-            output: .memory,
-            format: JSONWriter.Format(layout, escapesSlashes: writer.escapesSlashes, maxIndentation: writer.format.maxIndentation),
-            initialCapacity: 256)
+        // (Nested: its top-level value ends without the line feed of JSON Lines or jq's layout.)
+        let sideWriter = JSONWriter(output: .memory, format: writer.format, initialCapacity: 256, nested: true)
         // Its top level sits inside this container, so pretty output indents to match.
         sideWriter.baseLevel = writer.baseLevel + writer.outer.count
         let side = WriterEncoder(writer: sideWriter, configuration: configuration, basePath: path(through: top) + [pathKey])

@@ -19,8 +19,8 @@ enum JSONOutput {
     /// so deeply nested input cannot multiply the output by its depth.
     static let maxIndentation = 64
 
-    static func writer(_ layout: JSONWriter.Format.Layout) -> JSONWriter {
-        let format = JSONWriter.Format(layout, escapesSlashes: false, maxIndentation: maxIndentation)
+    static func writer(_ layout: JSONWriter.Format.Layout, sortsKeys: Bool = false) -> JSONWriter {
+        let format = JSONWriter.Format(layout, escapesSlashes: false, maxIndentation: maxIndentation, sortsKeys: sortsKeys)
         let writer = JSONWriter.standardOutput(format: format)
         writer.wholeLineLimit = wholeLineLimit
         return writer

@@ -15,7 +15,7 @@ struct DecodingSessionKindTests {
     struct Box<Element: Decodable>: Decodable { let element: Element }
 
     func kind<T: Decodable>(_ type: T.Type) -> String {
-        switch DecodingSession(StreamingJSONDecoder.Configuration()).kind(of: T.self) {
+        switch DecodingSession(StreamingJSONDecoder.Configuration(), dateParser: nil).kind(of: T.self) {
         case .model: "model"
         case .array: "array"
         case .stringKeyedDictionary: "dictionary"

@@ -468,7 +468,9 @@ extension DocumentationExamples {
                 .compact,                           // {"name":"Sigur Rós","members":[1,2]}
                 .pretty(),                          // JSONEncoder's .prettyPrinted layout
                 .lines,                             // one compact value per line (JSON Lines)
+                .jq(),                              // what jq . writes
                 JSONWriter.Format(.compact, escapesSlashes: false),
+                JSONWriter.Format(.jq(indent: 2), escapesSlashes: false, sortsKeys: true),   // jq -S .
             ]
             struct Sample: Encodable {
                 var name = "Sigur Rós"
@@ -491,7 +493,9 @@ extension DocumentationExamples {
             #expect(pretty.data == (try encoder.encode(single)))
             #expect(outputs[1].hasPrefix("{\n  \"name\" : \"Sigur Rós\",\n  \"members\" : [\n    1,"))
             #expect(outputs[2] == #"{"name":"Sigur Rós","members":[1,2]}"# + "\n")
-            #expect(outputs[3] == outputs[0])
+            #expect(outputs[3] == "{\n  \"name\": \"Sigur Rós\",\n  \"members\": [\n    1,\n    2\n  ]\n}\n")
+            #expect(outputs[4] == outputs[0])
+            #expect(outputs[5] == "{\n  \"members\": [\n    1,\n    2\n  ],\n  \"name\": \"Sigur Rós\"\n}\n")
         }
 
         enum Status: String, Codable { case active, inactive }

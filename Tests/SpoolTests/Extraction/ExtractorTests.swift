@@ -245,7 +245,7 @@ struct DateTransformerTests {
     /// DateFormatter's on Swift 6.3.1); 1582-10-05 to 1582-10-14 are read as Julian dates.
     @Test func julianCalendarBefore1582() throws {
         let iso = Transformer.iso8601
-        let day = Transformer.pattern("yyyy-MM-dd")
+        let day = try Transformer.pattern("yyyy-MM-dd")
         for (text, seconds) in [
             ("1582-10-15", -12_219_292_800), ("1582-10-04", -12_219_379_200), ("1582-10-05", -12_219_292_800),
             ("1582-10-14", -12_218_515_200), ("1500-01-01", -14_830_992_000), ("1500-02-29", -14_825_894_400),

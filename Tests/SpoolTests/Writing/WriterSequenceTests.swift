@@ -72,7 +72,7 @@ struct WriterSequenceTests {
     @Test func linesNeedALinesWriterAtItsTopLevel() throws {
         let compact = JSONWriter()
         let error = #expect(throws: WriteError.self) { try compact.writeLines(Self.records(1)) }
-        #expect(error?.message == "writeLines needs a writer whose format is .lines; use writeArray for one JSON array")
+        #expect(error?.message == "writeLines needs a writer whose format is .lines (or jq's layout); use writeArray for one JSON array")
         let lines = JSONWriter(format: .lines)
         try lines.beginArray()
         #expect(throws: WriteError.self) { try lines.writeLines(Self.records(1)) }
