@@ -129,6 +129,14 @@ public struct JSONParsingOptions: Hashable, Sendable {
     /// The depth limit actually used: 1 to ``largestMaxDepth``.
     var effectiveMaxDepth: Int { min(max(1, maxDepth), JSONParsingOptions.largestMaxDepth) }
 
+    /// For a reader resumed inside an array (``JSONStream/init(_:options:resumingAt:element:)``):
+    /// how many containers hold that array in the whole input, which its depth count leaves out.
+    var levelsAboveInput = 0
+
+    /// The depth the parser allows, counted from the input it reads: ``effectiveMaxDepth``
+    /// less the containers above it.
+    var parserMaxDepth: Int { max(1, effectiveMaxDepth - levelsAboveInput) }
+
     /// The largest ``chunkSize`` used: 64 MiB. Larger chunks would only cost memory.
     public static let maxChunkSize = 1 << 26
 

@@ -125,7 +125,8 @@ public final class JSONReader {
         var options = options
         options.parsesInBackground = false
         options.allowsTrailingGarbage = true
-        self.init(source: ResumedSource(input.open(), from: point), options: options, work: .models)
+        options.levelsAboveInput = container.count
+        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: !options.allowsComments), options: options, work: .models)
         builder.start(at: point, in: container, index: index)
     }
 

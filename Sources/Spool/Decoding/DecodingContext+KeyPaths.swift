@@ -46,8 +46,13 @@ extension DecodingContext {
             for (position, component) in components.enumerated() {
                 switch try step(from: node, component) {
                 case .found(let next): node = next
-                case .missing: return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
-                case .null(let target): return .null(target)
+                case .missing:
+                    // (A wildcard further on is refused whatever the input holds.)
+                    if components[position...].contains(.wildcard) { throw wildcardError(in: keyPath) }
+                    return .missing(parent: node, path: JSONKeyPath(Array(components[...position])))
+                case .null(let target):
+                    if components[position...].contains(.wildcard) { throw wildcardError(in: keyPath) }
+                    return .null(target)
                 case .wildcard: throw wildcardError(in: keyPath)
                 }
             }

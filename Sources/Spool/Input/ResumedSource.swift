@@ -22,12 +22,16 @@ struct ResumePoint {
             : (location.line - 1, windowBase)
     }
 
-    /// Whether the location can be an element's start inside an array: after at least the
-    /// array's `[`, with coordinates that agree.
-    var isPossible: Bool {
-        location.byteOffset >= 1 && location.line >= 1 && location.column >= 1
-            && location.column - 1 <= location.byteOffset && (location.column > 1 || location.line > 1)
-            && windowBase >= 0
+    /// Whether the location can be the start of element `index` inside an array: after at
+    /// least the array's `[` and, before it, `index` elements and their commas; with a line and
+    /// a column the bytes before it can hold; within the longest input a reader takes.
+    func isPossible(forElement index: Int) -> Bool {
+        let offset = location.byteOffset
+        guard offset >= 1, offset < YajlFeed.maxInputLength, location.line >= 1, location.column >= 1,
+            location.line - 1 <= offset, location.column - 1 <= offset, location.column > 1 || location.line > 1,
+            index >= 0, index <= offset / 2
+        else { return false }
+        return true
     }
 }
 
@@ -39,21 +43,29 @@ final class ResumedSource: ByteSource {
     /// Bytes of the input still to pass over before the element.
     private var toSkip: Int
 
-    init(_ source: any ByteSource, from point: ResumePoint) {
+    /// The last bytes before the point, read to check that an element can start there.
+    private var before: [UInt8] = []
+    private let point: ResumePoint
+    /// Whether the bytes before the point are checked (not with comments, which may end there).
+    private let checksBytesBefore: Bool
+
+    init(_ source: any ByteSource, from point: ResumePoint, checksBytesBefore: Bool) {
         self.source = source
+        self.point = point
+        self.checksBytesBefore = checksBytesBefore
         prefix = point.prefix
         toSkip = point.location.byteOffset
     }
+
+    /// How many bytes before the point are read rather than passed over.
+    private static let lookBehind = 256
 
     var name: String { source.name }
     var totalSize: Int? { source.totalSize }
     var isInMemory: Bool { source.isInMemory }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        while toSkip > 0 {
-            let skipped = try source.skip(toSkip)
-            if skipped == 0 { toSkip = 0 } else { toSkip -= skipped }  // (ended before it)
-        }
+        if toSkip > 0 { try passOver() }
         guard prefix.isEmpty else {
             let count = min(prefix.count, buffer.count)
             for index in 0..<count { buffer[index] = prefix[index] }
@@ -61,6 +73,35 @@ final class ResumedSource: ByteSource {
             return count
         }
         return try source.read(into: buffer)
+    }
+
+    /// Passes over the input before the point, reading its last bytes: the last one that is
+    /// not whitespace must be the `[` or `,` before an element (unless comments are allowed),
+    /// which catches a point a few bytes off (inside a number, after a key) before it is parsed.
+    private func passOver() throws(InputError) {
+        while toSkip > Self.lookBehind {
+            let skipped = try source.skip(toSkip - Self.lookBehind)
+            if skipped == 0 { break }
+            toSkip -= skipped
+        }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.lookBehind, alignment: 1)
+        defer { scratch.deallocate() }
+        while toSkip > 0 {
+            let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch.prefix(toSkip)))
+            if count == 0 { break }  // (the input ends before the point: the parse says so)
+            before += scratch.prefix(count)
+            toSkip -= count
+        }
+        toSkip = 0
+        guard checksBytesBefore, let last = before.last(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            before.count == min(Self.lookBehind, point.location.byteOffset)
+        else { return }
+        guard last == UInt8(ascii: "[") || last == UInt8(ascii: ",") else {
+            let shown = last >= 0x20 && last < 0x7F ? "'\(Character(Unicode.Scalar(last)))'" : "byte 0x\(String(last, radix: 16))"
+            throw InputError(
+                source: source.name, operation: "resume",
+                reason: "\(point.location) is not where an element of an array starts: \(shown) comes before it, not '[' or ','")
+        }
     }
 
     /// A resumed source is read once.

@@ -52,21 +52,26 @@ public final class JSONStream {
     /// ``count(at:)``) at the array's path; any other request, an `element` whose last
     /// component is not an index, a path with a wildcard, NDJSON options, or a location that
     /// cannot be an element's start is refused by the first `next()` with a
-    /// ``StreamUsageError``. A location that is not where an element starts gives the
-    /// ``ParseError`` the bytes there give.
+    /// ``StreamUsageError``. A location the bytes before which do not end with the `[` or `,`
+    /// before an element (whitespace aside) is refused with an ``InputError``; another that is
+    /// not where an element starts gives the ``ParseError`` the bytes there give. The limits
+    /// (``JSONParsingOptions/maxDepth``) count from the document's root, as the whole stream
+    /// does; an error about the array's end names it by its path and the point resumed at (its
+    /// `[` was never read).
     public convenience init(_ input: JSONInput, options: JSONParsingOptions = .init(), resumingAt location: SourceLocation, element: JSONKeyPath) {
         let point = ResumePoint(location: location)
         var components = element.components
         let last = components.popLast()
         let container = JSONKeyPath(components)
         let refusal: StreamUsageError?
-        if case .index(let index)? = last, index >= 0, !container.hasWildcard, !options.allowsMultipleValues, point.isPossible {
+        if case .index(let index)? = last, !container.hasWildcard, !options.allowsMultipleValues, point.isPossible(forElement: index) {
             self.init(core: StreamCore(reader: JSONReader(input, options: options, resumingAt: point, in: container, index: index), resumedIn: container, at: index, refusal: nil))
             return
         } else if options.allowsMultipleValues {
             refusal = StreamUsageError(message: "a stream resumes inside one array, not with allowsMultipleValues (NDJSON)")
-        } else if !point.isPossible {
-            refusal = StreamUsageError(message: "\(location) (byte \(location.byteOffset)) cannot be where an element of an array starts")
+        } else if case .index(let index)? = last, !point.isPossible(forElement: index) {
+            refusal = StreamUsageError(
+                message: "\(location) (byte \(location.byteOffset)) cannot be where element \(index) of an array starts")
         } else if container.hasWildcard {
             refusal = StreamUsageError(message: "a stream resumes inside one array: \(element) has a wildcard")
         } else {

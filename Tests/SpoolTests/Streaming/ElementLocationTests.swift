@@ -205,12 +205,18 @@ struct ElementLocationTests {
             let elements = JSONStream(.string(json), resumingAt: location, element: element).elements(of: Member.self, at: "objects")
             #expect(throws: StreamUsageError.self, "\(location) \(element)") { _ = try elements.next() }
         }
-        // A point inside an element: the bytes there are not an element.
+        // A point inside an element, after a key: refused before anything is parsed.
         let inside = Spool.SourceLocation(byteOffset: 22, line: 1, column: 23)
-        let error = try #require(throws: ParseError.self) {
+        let error = try #require(throws: InputError.self) {
             _ = try JSONStream(.string(json), resumingAt: inside, element: ["objects", 0]).elements(of: JSONValue.self, at: "objects").map { try $0.get() }
         }
-        #expect(error.location.description == "1:26")
+        #expect(error.reason == "1:23 is not where an element of an array starts: ':' comes before it, not '[' or ','")
+        // One after a comma inside a string passes that check: the parse then refuses it.
+        let quoted = #"["a,", 1]"#
+        #expect(throws: ParseError.self) {
+            _ = try JSONStream(.string(quoted), resumingAt: Spool.SourceLocation(byteOffset: 4, line: 1, column: 5), element: [0])
+                .elements(of: JSONValue.self).map { try $0.get() }
+        }
     }
 
     @Test func itemsPrintsOffsets() throws {

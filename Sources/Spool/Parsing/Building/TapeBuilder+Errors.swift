@@ -18,7 +18,7 @@ extension TapeBuilder {
             message += " in a comment"
         }
         if let open = writer.innermost {
-            message += "; the \(open.name) opened at \(open.location) is not closed"
+            message += "; \(writer.describeOpening(open)) is not closed"
         } else if writer.topLevelCount == 0 && feed.pendingStart == nil {
             message += ": the input holds no JSON value"
         }

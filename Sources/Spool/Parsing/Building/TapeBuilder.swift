@@ -53,7 +53,7 @@ final class TapeBuilder {
         let first = point.firstLine
         feed.start(at: point.windowBase)
         writer.start(
-            at: point.windowBase, line: first.line, lineStart: first.start, textStart: point.location.byteOffset,
+            at: point.windowBase, line: first.line, lineStart: first.start, textStart: point.location,
             container: container, index: index)
     }
 

@@ -4,7 +4,11 @@
 struct StrictnessChecks {
     let allowsComments: Bool
     let validatesUTF8: Bool
+    /// The deepest nesting allowed, counted from the input read (see
+    /// ``JSONParsingOptions/parserMaxDepth``).
     let maxDepth: Int
+    /// ``JSONParsingOptions/maxDepth`` as the user set it, for messages.
+    let reportedMaxDepth: Int
     /// Bounds strings (their source between the quotes) and comments.
     let maxStringLength: Int
     let maxNumberLength: Int
@@ -12,7 +16,8 @@ struct StrictnessChecks {
     init(options: JSONParsingOptions) {
         allowsComments = options.allowsComments
         validatesUTF8 = options.validatesUTF8
-        maxDepth = options.effectiveMaxDepth
+        maxDepth = options.parserMaxDepth
+        reportedMaxDepth = options.effectiveMaxDepth
         maxStringLength = options.effectiveMaxStringLength
         maxNumberLength = options.maxNumberLength
     }
@@ -45,7 +50,7 @@ struct StrictnessChecks {
     @inline(never)
     func depthExceeded(at start: Int) -> PendingError {
         PendingError(
-            .limitExceeded, "nesting is deeper than the maximum depth of \(maxDepth) (JSONParsingOptions.maxDepth)", at: start)
+            .limitExceeded, "nesting is deeper than the maximum depth of \(reportedMaxDepth) (JSONParsingOptions.maxDepth)", at: start)
     }
 
     func stringTooLong(at start: Int) -> PendingError {

@@ -67,6 +67,17 @@ final class TapeWriter {
     var depth: Int { grammar.depth }
     /// The innermost open container, if any.
     var innermost: OpenContainer? { grammar.innermost }
+
+    /// How an error names the innermost open container: `the array opened at 1:6`; for the
+    /// array a resumed reader stands in for (opened before the input it reads), its path and
+    /// the point resumed at.
+    func describeOpening(_ open: OpenContainer) -> String {
+        if let resumed, open.location.byteOffset < resumed.textStart.byteOffset {
+            let container = resumed.container.isEmpty ? "at the root" : "at \(resumed.container)"
+            return "the array \(container), resumed in at \(resumed.textStart),"
+        }
+        return "the \(open.name) opened at \(open.location)"
+    }
     /// Where the bytes after the last token have been looked at up to.
     var scanPos: Int { grammar.scanPos }
     var isInBlockComment: Bool { grammar.inBlockComment }
@@ -95,11 +106,11 @@ final class TapeWriter {
     /// For a resumed reader (``ResumePoint``): where the input's own bytes start (excerpts
     /// show none of the prefix before them), and the path of the array resumed in with the
     /// index of its first element read, which errors' paths start from.
-    private var resumed: (textStart: Int, container: JSONKeyPath, index: Int)?
+    private var resumed: (textStart: SourceLocation, container: JSONKeyPath, index: Int)?
 
     /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's, whose
     /// own bytes start at `textStart`, inside the array at `container`, at element `index`).
-    func start(at offset: Int, line: Int, lineStart: Int, textStart: Int, container: JSONKeyPath, index: Int) {
+    func start(at offset: Int, line: Int, lineStart: Int, textStart: SourceLocation, container: JSONKeyPath, index: Int) {
         grammar.skipPrefix(to: offset)
         positions.start(at: offset, line: line, lineStart: lineStart)
         resumed = (textStart, container, index)
@@ -642,7 +653,7 @@ extension TapeWriter {
         var lineStart = positions.lineStart(of: pending.offset, in: window)
         var path = grammar.currentPath(tape: tape, window: window)
         if let resumed {
-            lineStart = max(lineStart, min(resumed.textStart, pending.offset))
+            lineStart = max(lineStart, min(resumed.textStart.byteOffset, pending.offset))
             var components = path.components
             if case .index(let index)? = components.first { components[0] = .index(resumed.index + index) }
             path = resumed.container + JSONKeyPath(components)

@@ -28,7 +28,7 @@ final class YajlSyntaxCheck {
         fileprivate var handle: yajl_handle?
 
         init(options: JSONParsingOptions) {
-            maxDepth = options.effectiveMaxDepth
+            maxDepth = options.parserMaxDepth
             maxDecodedString = options.effectiveMaxStringLength / 6
             maxNumberLength = options.maxNumberLength
         }

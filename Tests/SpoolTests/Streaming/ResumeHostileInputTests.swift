@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import Spool
 
-/// Problems found reviewing wildcards, `Located` and resumed streams. Each test fails today;
-/// the ones whose input traps run in an exit test, so that the trap fails only them.
-@Suite("Review findings")
-struct ReviewFindingsTests {
+/// Hostile resume points and wildcard paths, found by an adversarial review: each failed before
+/// its fix. The ones whose input trapped run in an exit test, so that a trap fails only them.
+@Suite("Resumed streams and wildcards: hostile input")
+struct ResumeHostileInputTests {
     typealias Loc = Spool.SourceLocation
 
     // MARK: - Traps (high)
@@ -51,16 +51,23 @@ struct ReviewFindingsTests {
 
     // MARK: - Wrong errors (medium)
 
-    /// Input that ends inside the array: the whole stream's error names the array's real `[`
-    /// (1:1); the resumed stream's names the `[` that stands in for it before the point (1:4).
-    @Test func aResumedTruncatedArrayNamesTheRealOpening() throws {
+    /// Input that ends inside the array: the whole stream's error names the array's `[` (1:1);
+    /// the resumed stream never read it, and names the array by its path and the point resumed
+    /// at, never the `[` that stands in for it before the point (1:4).
+    @Test func aResumedTruncatedArrayIsNamedByThePointResumedAt() throws {
         let json = "[1, 2"
         let whole = try #require(throws: ParseError.self) { _ = try JSONStream(.string(json)).count() }
         let resumed = try #require(throws: ParseError.self) {
             _ = try JSONStream(.string(json), resumingAt: Loc(byteOffset: 4, line: 1, column: 5), element: [1]).count()
         }
-        #expect(whole.summary.contains("the array opened at 1:1"))
-        #expect(resumed.summary == whole.summary)
+        #expect(whole.summary.contains("the array opened at 1:1 is not closed"))
+        #expect(resumed.summary.contains("the array at the root, resumed in at 1:5, is not closed"), "\(resumed.summary)")
+        #expect(resumed.location == whole.location)
+        let nested = #"{"objects": [1,"# + "\n" + "2, 3"
+        let inObjects = try #require(throws: ParseError.self) {
+            _ = try JSONStream(.string(nested), resumingAt: Loc(byteOffset: 16, line: 2, column: 1), element: ["objects", 1]).count(at: "objects")
+        }
+        #expect(inObjects.summary.contains("the array at objects, resumed in at 2:1, is not closed"), "\(inObjects.summary)")
     }
 
     /// `maxDepth` is counted from the stand-in `[` (depth 1), not from the array's real depth:
@@ -82,11 +89,15 @@ struct ReviewFindingsTests {
 
     // MARK: - Silent wrong values, refusals that depend on the input (low)
 
-    /// A point inside a number (a saved offset one byte off) is not refused and gives no
-    /// ParseError, as the doc comment says it does: element [0] silently reads as 345.
+    /// A point inside a number (a saved offset one byte off) read element [0] as 345: the byte
+    /// before a point must be the `[` or `,` before an element.
     @Test func aPointInsideANumberIsNotAnElement() throws {
         let stream = JSONStream(.string("[12345]"), resumingAt: Loc(byteOffset: 3, line: 1, column: 4), element: [0])
-        #expect(throws: (any Error).self) { _ = try stream.elements(of: Int.self).map { try $0.get() } }
+        let error = try #require(throws: InputError.self) { _ = try stream.elements(of: Int.self).map { try $0.get() } }
+        #expect(error.reason.contains("'2' comes before it"), "\(error)")
+        // Whitespace before the element is passed over.
+        let spaced = JSONStream(.string("[1,   2]"), resumingAt: Loc(byteOffset: 6, line: 1, column: 7), element: [1])
+        #expect(try spaced.elements(of: Int.self).map { try $0.get() } == [2])
     }
 
     /// `[*]` in a path to one value is refused only when the input gets that far: with the key
