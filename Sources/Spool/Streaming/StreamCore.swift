@@ -406,17 +406,7 @@ final class StreamCore {
                 guard let token = try reader.peek() else { return try stopAtEndOr(.stopped) }
                 if !topLevel && (token == .arrayEnd || token == .objectEnd) {
                     _ = try reader.next()
-                    if !crossings.isEmpty {
-                        phase = .leavingChild
-                        continue
-                    }
-                    recorder.recordStreamedEnd(from: reader)
-                    // (NDJSON: the next value's container, at the same path.)
-                    phase = multipleValues ? .finishingValue : .done
-                    // Pushed input already known to be invalid after the container: the
-                    // request ends with that error, not normally (the tokens before it are
-                    // never read here, so the reader would not throw it).
-                    if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
+                    try containerEnded()
                     continue
                 }
                 let isMember = !topLevel && token == .key
@@ -438,13 +428,7 @@ final class StreamCore {
                 if token == .arrayEnd || token == .objectEnd {
                     _ = try reader.next()
                     crossings.removeLast()
-                    if !crossings.isEmpty {
-                        phase = .leavingChild
-                        continue
-                    }
-                    recorder.recordStreamedEnd(from: reader)
-                    phase = multipleValues ? .finishingValue : .done
-                    if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
+                    try containerEnded()
                     continue
                 }
                 if crossings[last].isObject {
@@ -472,6 +456,22 @@ final class StreamCore {
                 phase = .start
             }
         }
+    }
+
+    /// After the end token of the streamed container, or of one a wildcard crossed: back to
+    /// the child of the wildcard around it, or on to the request's end.
+    private func containerEnded() throws {
+        if !crossings.isEmpty {
+            phase = .leavingChild
+            return
+        }
+        recorder.recordStreamedEnd(from: reader)
+        // (NDJSON: the next value's container, at the same path.)
+        phase = multipleValues ? .finishingValue : .done
+        // Pushed input already known to be invalid after the container: the request ends with
+        // that error, not normally (the tokens before it are never read here, so the reader
+        // would not throw it).
+        if phase.isDone && endsWithKnownFailure, let failure = reader.knownFailure { throw failure }
     }
 
     /// The last index of the value starting at tape index `index`, once it is wholly on the

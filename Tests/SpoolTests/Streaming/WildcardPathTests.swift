@@ -185,7 +185,7 @@ struct WildcardPathTests {
 
     /// A catalog whose bands hold members, and strings and keys that look like paths.
     static func generated(seed: UInt64) -> String {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
         var bands: [String] = []
         for band in 0..<20 {
             var members: [String] = []
@@ -198,17 +198,6 @@ struct WildcardPathTests {
         return #"{"objects": [\#(bands.joined(separator: ",\n"))], "end": true}"#
     }
 
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test func memoryStaysBoundedAcrossManyChildren() throws {
         let band = #"{"name": "Band", "members": [{"name": "x"}, {"name": "y"}], "notes": "\#(String(repeating: "n", count: 200))"}"#
