@@ -1,7 +1,8 @@
-/// Strict checks of a string token's raw source text (between its quotes), for what yajl lets
-/// through: overlong UTF-8, UTF-8-encoded surrogates, code points above U+10FFFF, and `\u`
-/// escapes that do not form valid UTF-16 (yajl turns `"\ud800\u0041"` into U+10041 and a lone
-/// surrogate into `?`). One pass; runs of plain ASCII are skipped 8 bytes at a time.
+/// Strict checks of a string token's raw source text (between its quotes), for what yajl does
+/// not check: UTF-8 (yajl is not asked to, ``YajlHandle``; its own check would let overlong
+/// UTF-8, encoded surrogates and code points above U+10FFFF through), and `\u` escapes that do
+/// not form valid UTF-16 (yajl turns `"\ud800\u0041"` into U+10041 and a lone surrogate into
+/// `?`). One pass; runs of plain ASCII are skipped 8 bytes at a time.
 enum StringChecks {
     struct Failure {
         /// Index into the raw text of the offending byte or escape.
@@ -159,6 +160,35 @@ enum StringChecks {
         case 0xF0...0xF4: return 4
         default: return 1
         }
+    }
+
+    /// The first sequence in `raw` that is not strict UTF-8, looking only at bytes above 0x7F;
+    /// a sequence cut by the end of `raw` is not judged (the bytes after it are not in view).
+    /// For the part of a string before an error yajl reports in it, since yajl does not check
+    /// UTF-8 for Spool (``YajlHandle``).
+    static func firstInvalidUTF8(_ raw: UnsafeBufferPointer<UInt8>) -> Failure? {
+        guard let start = raw.baseAddress else { return nil }
+        let count = raw.count
+        var i = 0
+        while i < count {
+            if start[i] < 0x80 {
+                i &+= 1
+                continue
+            }
+            if i &+ sequenceLength(lead: start[i]) > count {
+                // Cut by the end of the bytes in view: judge only the continuation bytes there.
+                var k = i &+ 1
+                while k < count {
+                    if start[k] & 0xC0 != 0x80 {
+                        return Failure(index: i, message: "invalid UTF-8 in string: bad continuation byte")
+                    }
+                    k &+= 1
+                }
+                return nil
+            }
+            if let failure = checkUTF8Sequence(start, count, &i) { return failure }
+        }
+        return nil
     }
 
     /// At a byte >= 0x80: checks one UTF-8 sequence strictly (RFC 3629) and skips it.

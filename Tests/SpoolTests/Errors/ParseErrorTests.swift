@@ -110,6 +110,37 @@ struct ParseErrorTests {
         }
     }
 
+    /// yajl does not check UTF-8 for Spool, so a problem yajl finds later in the same string
+    /// (a control character, a bad escape, the end of the input) or the string's length limit
+    /// must not hide the bad bytes before it, at any chunk size.
+    @Test(arguments: [
+        (Array("[\"ab".utf8) + [0xFF] + Array("cd\u{01}\"]".utf8), 4, "unexpected byte 0xFF"),
+        (Array("[\"ab".utf8) + [0xC3, 0x28] + Array("\\q\"]".utf8), 4, "bad continuation byte"),
+        (Array("[\"ab".utf8) + [0xE0, 0x80, 0x80] + Array("\\u12x4\"]".utf8), 4, "overlong encoding"),
+        (Array("[\"ab".utf8) + [0xFE] + Array("cdef".utf8), 4, "unexpected byte 0xFE"),
+        (Array("{\"k".utf8) + [0xED, 0xA0, 0x80] + Array(String(repeating: "x", count: 40).utf8) + Array("\": 1}".utf8), 3,
+         "encoded UTF-16 surrogate"),
+    ] as [([UInt8], Int, String)])
+    func invalidUTF8BeforeAnotherProblemInTheString(_ bytes: [UInt8], _ offset: Int, _ reason: String) throws {
+        var options = JSONParsingOptions()
+        options.maxStringLength = 16
+        for size in [1, 2, 3, 7, 64, 65_536] {
+            let error = try #require(readAll(bytes, chunkSize: size, options: options).error)
+            #expect(error.kind == .invalidString, "chunk size \(size)")
+            #expect(error.message == "invalid UTF-8 in string: \(reason)", "chunk size \(size)")
+            #expect(error.location == SourceLocation(byteOffset: offset, line: 1, column: offset + 1), "chunk size \(size)")
+        }
+    }
+
+    /// A UTF-8 sequence cut short by the end of the input is the end of the input's error.
+    @Test func aSequenceCutByTheEndOfTheInput() throws {
+        let bytes = Array("[\"ab".utf8) + [0xE2, 0x82]
+        for size in [1, 2, 64] {
+            let error = try #require(readAll(bytes, chunkSize: size).error)
+            #expect(error.kind == .unexpectedEndOfInput, "chunk size \(size)")
+        }
+    }
+
     @Test func sameErrorAtEveryChunkSize() {
         let input = "{\n  \"objects\": [\n    {\"name\": \"Nirvana\", \"members\": [{\"name\": \"Kurt\"}, {\"name\": truth}]}\n  ]\n}"
         let whole = readAll(input)

@@ -5,6 +5,7 @@ extension TapeBuilder {
         let end = window.end
         var message = "unexpected end of input"
         if let start = feed.pendingStart ?? (writer.scanPos < end ? writer.scanPos : nil) {
+            if let invalid = earlierInvalidUTF8(inStringAt: start, before: end) { return invalid }
             let what: String
             switch window[start] {
             case UInt8(ascii: "\""): what = "string"
@@ -25,17 +26,18 @@ extension TapeBuilder {
         return PendingError(.unexpectedEndOfInput, message, at: end)
     }
 
-    /// yajl's "invalid bytes in UTF8 string" points past the string, wherever it spans chunks;
-    /// Spool's own check, run from the string's start, finds the offending bytes themselves.
-    func invalidUTF8Error(inStringAt start: Int, before reported: Int) -> PendingError {
-        let end = min(reported, window.end)
-        if start >= window.base, start + 1 < end, window[start] == UInt8(ascii: "\"") {
-            let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: end - start - 1)
-            if let failure = StringChecks.check(raw, validateUTF8: true) {
-                return PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
-            }
+    /// The first sequence that is not UTF-8 in the string whose opening quote is at `start`,
+    /// before `end`, as an error (with UTF-8 validation on): an error yajl reports later in the
+    /// string, or the end of the input inside it, is not the first problem then. yajl does not
+    /// check UTF-8 for Spool (``YajlHandle``), so nothing else has looked at those bytes yet.
+    func earlierInvalidUTF8(inStringAt start: Int, before end: Int) -> PendingError? {
+        let end = min(end, window.end)
+        guard options.validatesUTF8, start >= window.base, start + 1 < end, window[start] == UInt8(ascii: "\"") else {
+            return nil
         }
-        return PendingError(.invalidString, "invalid UTF-8 in string", at: reported)
+        let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: end - start - 1)
+        guard let failure = StringChecks.firstInvalidUTF8(raw) else { return nil }
+        return PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
     }
 
     /// Turns yajl's error into Spool's: the earliest problem, at the offending token.
@@ -57,7 +59,7 @@ extension TapeBuilder {
                 isString ? errorOffset - at - 1 > options.effectiveMaxStringLength : isNumber && errorOffset - at > options.maxNumberLength
             if overLong {
                 if let grammar = writer.grammarError(at: at, isString: isString) { return grammar }
-                return isString ? writer.checks.stringTooLong(at: at) : writer.checks.numberTooLong(at: at)
+                return isString ? writer.checks.stringTooLong(at: at, in: window) : writer.checks.numberTooLong(at: at)
             }
         }
 
@@ -68,8 +70,16 @@ extension TapeBuilder {
             PendingError(.syntax, at: offset) { window in message(ErrorContext.describeToken(at: offset, in: window)) }
         }
         switch yajlError {
-        case .invalidUTF8:
-            return invalidUTF8Error(inStringAt: at, before: errorOffset)
+        case .unescapedControlCharacter, .nonHexUnicodeEscape, .invalidEscape:
+            // With the ASCII byte yajl stopped at, which ends a UTF-8 sequence cut short there.
+            let asciiStop = errorOffset < window.end && window[errorOffset] < 0x80
+            if let invalid = earlierInvalidUTF8(inStringAt: at, before: asciiStop ? errorOffset + 1 : errorOffset) {
+                return invalid
+            }
+        default:
+            break
+        }
+        switch yajlError {
         case .unescapedControlCharacter:
             return error(errorOffset) { "invalid character in string: \($0) must be escaped" }
         case .nonHexUnicodeEscape:

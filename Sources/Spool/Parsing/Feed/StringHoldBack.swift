@@ -28,9 +28,10 @@ import Darwin
 /// chunking.
 ///
 /// A held string is looked at once, as it arrives, for anything yajl could reject inside it
-/// (a control character, a bad escape, a byte that cannot be UTF-8): then it is handed over at
-/// once, as before, so that errors come as early as they did. So does a string over the length
-/// limit, for the engine's error.
+/// (a control character, a bad escape): then it is handed over at once, as before, so that
+/// errors come as early as they did. So does a string over the length limit, for the engine's
+/// error. UTF-8 is not yajl's to check (``YajlHandle``): the engine checks it once the string
+/// is whole, or before an error found later in it (``TapeBuilder/earlierInvalidUTF8(inStringAt:before:)``).
 struct StringHoldBack {
     /// A string cut by a call is at most this long (and then completed by the next call).
     static let shortGap = 1 << 16
@@ -229,8 +230,8 @@ struct StringHoldBack {
         case closed(at: Int)
         /// The string goes on past the bytes in view; look again from `resume`.
         case open(resume: Int)
-        /// Something yajl may reject: a control character, an escape that is not one of
-        /// JSON's, a byte that starts no UTF-8 sequence or a sequence cut short.
+        /// Something yajl may reject: a control character or an escape that is not one of
+        /// JSON's.
         case doubtful
     }
 
@@ -271,16 +272,9 @@ struct StringHoldBack {
                 continue
             }
             if byte < 0x20 { return .doubtful }
-            if byte < 0x80 {
-                i += 1
-                continue
-            }
-            // yajl's UTF-8 check: a lead byte and its continuation bytes.
-            let length = byte >> 5 == 0x6 ? 2 : byte >> 4 == 0xE ? 3 : byte >> 3 == 0x1E ? 4 : 0
-            guard length > 0 else { return .doubtful }
-            guard i + length <= end else { return .open(resume: i) }
-            for k in 1..<length where window[i + k] & 0xC0 != 0x80 { return .doubtful }
-            i += length
+            // (Bytes above 0x7F are yajl's to pass and Spool's to check, once the string is
+            // whole: yajl does not check UTF-8 for Spool, ``YajlHandle``.)
+            i += 1
         }
         return .open(resume: end)
     }

@@ -426,7 +426,7 @@ extension GrammarState {
             // A token the grammar does not allow here is a syntax error, however long it is.
             error =
                 grammarError(at: start, isString: isString, allowsMultipleValues: allowsMultipleValues)
-                ?? (isString ? checks.stringTooLong(at: start) : checks.numberTooLong(at: start))
+                ?? (isString ? checks.stringTooLong(at: start, in: window) : checks.numberTooLong(at: start))
             return nil
         }
         return start

@@ -23,8 +23,8 @@ struct StrictnessChecks {
     }
 
     /// Whether a string or key needs its raw text checked: one whose source has no escapes
-    /// needs a look only when it is not ASCII (yajl lets overlong UTF-8, encoded surrogates and
-    /// code points above U+10FFFF through); one with escapes always does. `isASCII`: what
+    /// needs a look only when it is not ASCII (yajl checks no UTF-8 for Spool, ``YajlHandle``);
+    /// one with escapes always does. `isASCII`: what
     /// copying the decoded text found, if it was copied.
     @inline(__always)
     func needsRawCheck(_ decoded: UnsafeRawPointer?, count: Int, hasEscapes: Bool, isASCII: Bool?) -> Bool {
@@ -41,7 +41,9 @@ struct StrictnessChecks {
     func checkRawText(start: Int, end: Int, in window: InputWindow, error: inout PendingError?) -> Bool {
         let rawCount = end &- start &- 2
         guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
-        let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: rawCount)
+        // With the closing quote when the window holds it: a UTF-8 sequence it cuts short then
+        // fails on it as a bad continuation byte, as it does when the string is not complete.
+        let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: end <= window.end ? rawCount &+ 1 : rawCount)
         guard let failure = StringChecks.check(raw, validateUTF8: validatesUTF8) else { return true }
         error = PendingError(.invalidString, failure.message, at: start &+ 1 &+ failure.index)
         return false
@@ -53,8 +55,19 @@ struct StrictnessChecks {
             .limitExceeded, "nesting is deeper than the maximum depth of \(reportedMaxDepth) (JSONParsingOptions.maxDepth)", at: start)
     }
 
-    func stringTooLong(at start: Int) -> PendingError {
-        tooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
+    /// The error for the string whose opening quote is at `start`, over the length limit: the
+    /// limit's, unless a sequence that is not UTF-8 comes before it (yajl does not check UTF-8
+    /// for Spool, ``YajlHandle``, so that is the first problem, whatever the chunks were).
+    @inline(never)
+    func stringTooLong(at start: Int, in window: InputWindow) -> PendingError {
+        let low = start &+ 1
+        let high = min(low &+ maxStringLength, window.end)
+        if validatesUTF8 && low >= window.base && high > low,
+            let failure = StringChecks.firstInvalidUTF8(UnsafeBufferPointer(start: window.pointer(at: low), count: high &- low))
+        {
+            return PendingError(.invalidString, failure.message, at: low &+ failure.index)
+        }
+        return tooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
     }
 
     func commentTooLong(at start: Int) -> PendingError {

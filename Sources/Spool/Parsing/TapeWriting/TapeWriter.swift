@@ -285,7 +285,7 @@ final class TapeWriter {
         if event.inChunk {
             // Verbatim in the chunk: the source between the quotes is exactly the text.
             let content = positions.chunkBase &+ event.text
-            if event.count > checks.maxStringLength { return failed(checks.stringTooLong(at: content &- 1)) }
+            if event.count > checks.maxStringLength { return failed(checks.stringTooLong(at: content &- 1, in: window)) }
             return (content &- 1, content &+ event.count &+ 1, false)
         }
         return stringBoundsFromEnd(decodedCount: event.count, consumed: event.consumed)
@@ -297,7 +297,7 @@ final class TapeWriter {
     private func stringBoundsFromEnd(decodedCount count: Int, consumed: Int) -> (start: Int, end: Int, hasEscapes: Bool)? {
         let end = tokenEnd(consumed)
         guard let (start, hasEscapes) = stringStart(end: end, decodedCount: count) else { return nil }
-        if end &- start &- 2 > checks.maxStringLength { return failed(checks.stringTooLong(at: start)) }
+        if end &- start &- 2 > checks.maxStringLength { return failed(checks.stringTooLong(at: start, in: window)) }
         return (start, end, hasEscapes)
     }
 

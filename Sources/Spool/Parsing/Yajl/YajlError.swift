@@ -3,8 +3,6 @@
 ///
 /// `YajlErrorTests` pins every message this table relies on, by making yajl produce it.
 enum YajlError: Hashable {
-    /// `lexical error: invalid bytes in UTF8 string.`
-    case invalidUTF8
     /// `lexical error: invalid character inside string.` (an unescaped control character)
     case unescapedControlCharacter
     /// `lexical error: invalid (non-hex) character occurs after '\u' inside string.`
@@ -53,7 +51,6 @@ enum YajlError: Hashable {
 
     /// What a lexical error's message contains, and its kind; first match wins.
     static let lexical: [(fragment: String, kind: YajlError)] = [
-        ("invalid bytes in utf8", .invalidUTF8),
         ("invalid character inside string", .unescapedControlCharacter),
         ("non-hex", .nonHexUnicodeEscape),
         ("occurs before a character", .invalidEscape),

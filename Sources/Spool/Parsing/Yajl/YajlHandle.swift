@@ -17,7 +17,9 @@ final class YajlHandle {
         handle = yajl_alloc(callbacks, nil, context)
         if let handle {
             _ = cyajl_config(handle, yajl_allow_comments, options.allowsComments ? 1 : 0)
-            _ = cyajl_config(handle, yajl_dont_validate_strings, options.validatesUTF8 ? 0 : 1)
+            // Spool checks every string's UTF-8 itself, more strictly than yajl (StringChecks,
+            // StrictnessScan), so yajl's own check, byte by byte in its lexer, is not asked for.
+            _ = cyajl_config(handle, yajl_dont_validate_strings, 1)
             _ = cyajl_config(handle, yajl_allow_multiple_values, options.allowsMultipleValues ? 1 : 0)
             _ = cyajl_config(handle, yajl_allow_trailing_garbage, options.stopsAfterFirstValue ? 1 : 0)
         }

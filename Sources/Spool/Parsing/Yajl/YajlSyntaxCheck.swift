@@ -6,7 +6,8 @@ internal import CYajl
 /// nesting depth and look at text lengths, and cancel the parse (return 0) as soon as the
 /// input leaves what they can vouch for. Whatever makes them cancel, ``QuickValidator`` hands
 /// the input to the full engine, which then decides and explains. The handle is set up like
-/// ``YajlEventRecorder``'s (same UTF-8 validation, one top-level value, no comments).
+/// ``YajlEventRecorder``'s (no UTF-8 validation by yajl, one top-level value, no comments):
+/// ``StrictnessScan`` checks the UTF-8.
 final class YajlSyntaxCheck {
     /// What the callbacks see; yajl's context pointer points here.
     final class State {
