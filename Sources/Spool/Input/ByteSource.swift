@@ -19,11 +19,15 @@ protocol ByteSource: AnyObject {
     /// Passes over up to `count` bytes without handing them out (``ResumedSource``); returns
     /// how many, 0 at the end of the input.
     func skip(_ count: Int) throws(InputError) -> Int
+    /// Calls `body` with all the input's bytes, when the source holds them whole in memory for
+    /// as long as it lives (``LinesOnDemand``); nil otherwise.
+    func withWholeInput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R?
 }
 
 extension ByteSource {
     var isInMemory: Bool { false }
     var awaitsInput: Bool { false }
+    func withWholeInput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? { nil }
 
     /// Reads the bytes and drops them.
     func skip(_ count: Int) throws(InputError) -> Int {

@@ -19,6 +19,10 @@ final class MemoryByteSource<Bytes: ContiguousBytes>: ByteSource {
         totalSize = bytes.withUnsafeBytes { $0.count }
     }
 
+    func withWholeInput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        bytes.withUnsafeBytes(body)
+    }
+
     func rewind() -> Bool {
         offset = 0
         return true

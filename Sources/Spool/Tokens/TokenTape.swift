@@ -208,8 +208,13 @@ final class TokenTape {
         lastLineOffset = offset
     }
 
+    /// Set when the input is held whole in memory: lines are counted from it when asked for,
+    /// and `lines` holds only the first (see ``LinesOnDemand``).
+    var linesOnDemand: LinesOnDemand?
+
     /// The line `token` (one of this tape's) lies on.
     func line(of token: RawToken) -> LineStart {
+        if let linesOnDemand { return linesOnDemand.lineStart(of: token.offset) }
         // The last line starting at or before the token. There is none only if the token's line
         // was never noted, which `noteLine` rules out.
         let through = linesStarting(atOrBefore: token.offset)

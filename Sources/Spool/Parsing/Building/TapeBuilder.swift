@@ -57,6 +57,12 @@ final class TapeBuilder {
             container: container, index: index)
     }
 
+    /// Counts lines from `source` only when a location is asked for, if it holds its input
+    /// whole in memory (``LinesOnDemand``); before any byte is read, on the one-thread pipeline.
+    func countLinesOnDemand(in source: any ByteSource) {
+        if let lines = LinesOnDemand(source) { writer.countLines(on: lines) }
+    }
+
     /// Validating records no tokens (only what error messages need) and, without comments,
     /// handles events with the least work.
     func setValidating(_ validating: Bool) {

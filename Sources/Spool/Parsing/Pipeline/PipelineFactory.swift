@@ -46,17 +46,25 @@ enum PipelineFactory {
             }
             return oneThread
         case .tokens:
-            // Small inputs are over before a thread pays off; after a first value that ends
-            // reading early, nothing should have been read ahead.
-            let largeOrUnknown = (source.totalSize ?? Int.max) > 4 * options.effectiveChunkSize
-            guard options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue else { return oneThread }
-            // A document decoded whole from memory: the thread would overlap only yajl's
-            // lexing, which does not pay for its hand-offs below a few megabytes, and loses
-            // when the other core is busy (``JSONParsingOptions/wholeDocumentThreadMinimum``).
-            if work == .models, source.isInMemory, (source.totalSize ?? Int.max) < options.wholeDocumentThreadMinimum {
-                return oneThread
+            if inBackground(work, source: source, options: options) {
+                return BackgroundPipeline(source: source, options: options, builder: builder, buildsTokens: work == .models)
             }
-            return BackgroundPipeline(source: source, options: options, builder: builder, buildsTokens: work == .models)
+            // Bytes held in memory stay at hand on this thread: lines are counted only when
+            // a location is asked for.
+            builder.countLinesOnDemand(in: source)
+            return oneThread
         }
+    }
+
+    /// Whether tokens are built on a thread of their own.
+    private static func inBackground(_ work: JSONReader.Work, source: any ByteSource, options: JSONParsingOptions) -> Bool {
+        // Small inputs are over before a thread pays off; after a first value that ends
+        // reading early, nothing should have been read ahead.
+        let largeOrUnknown = (source.totalSize ?? Int.max) > 4 * options.effectiveChunkSize
+        guard options.parsesInBackground && largeOrUnknown && !options.stopsAfterFirstValue else { return false }
+        // A document decoded whole from memory: the thread would overlap only yajl's
+        // lexing, which does not pay for its hand-offs below a few megabytes, and loses
+        // when the other core is busy (``JSONParsingOptions/wholeDocumentThreadMinimum``).
+        return !(work == .models && source.isInMemory && (source.totalSize ?? Int.max) < options.wholeDocumentThreadMinimum)
     }
 }

@@ -76,7 +76,9 @@ final class TapeWriter {
             let container = resumed.container.isEmpty ? "at the root" : "at \(resumed.container)"
             return "the array \(container), resumed in at \(resumed.textStart),"
         }
-        return "the \(open.name) opened at \(open.location)"
+        // (Lines counted on demand: the location noted when it opened has no line yet.)
+        let location = positions.linesOnDemand?.location(of: open.location.byteOffset) ?? open.location
+        return "the \(open.name) opened at \(location)"
     }
     /// Where the bytes after the last token have been looked at up to.
     var scanPos: Int { grammar.scanPos }
@@ -114,6 +116,13 @@ final class TapeWriter {
         grammar.skipPrefix(to: offset)
         positions.start(at: offset, line: line, lineStart: lineStart)
         resumed = (textStart, container, index)
+    }
+
+    /// Counts lines only when a location is asked for, in `lines`, on this writer and its tape
+    /// (input held whole in memory, before any byte is given to yajl).
+    func countLines(on lines: LinesOnDemand) {
+        positions.countLines(on: lines)
+        tape.linesOnDemand = lines
     }
 
     func beginChunk(from start: Int, to end: Int) {

@@ -39,6 +39,10 @@ struct TokenPositions {
     private var newlineSearchedTo = 0
     /// End of the bytes given to yajl so far: newline searches stop here.
     private var parseLimit = 0
+    /// Set for input held whole in memory: lines are counted only when a location is asked
+    /// for, and `nextNewline` stays `Int.max`, so passing a token costs one comparison and
+    /// the line stays 1.
+    private(set) var linesOnDemand: LinesOnDemand?
 
     init(window: InputWindow) {
         chunkPointer = UnsafeRawPointer(window.storage)
@@ -55,6 +59,12 @@ struct TokenPositions {
         parseLimit = offset
     }
 
+    /// Counts lines only when asked, in `lines` (before any byte is given to yajl).
+    mutating func countLines(on lines: LinesOnDemand) {
+        linesOnDemand = lines
+        nextNewline = Int.max
+    }
+
     // MARK: - Calls
 
     /// Notes that yajl is about to be given the window's bytes from `start` to `end`; with
@@ -65,7 +75,7 @@ struct TokenPositions {
         chunkPointer = UnsafeRawPointer(window.pointer(at: start))
         chunkLength = scanned ? 0 : end &- start
         parseLimit = max(parseLimit, end)
-        if nextNewline == Int.max { nextNewline = findNewline(from: lineStart, in: window) }
+        if nextNewline == Int.max && linesOnDemand == nil { nextNewline = findNewline(from: lineStart, in: window) }
     }
 
     /// Notes that the `yajl_parse` call has returned: pointers no longer point into its buffer.
@@ -153,6 +163,7 @@ struct TokenPositions {
 
     /// The location of an absolute offset in the bytes given to yajl.
     mutating func location(of offset: Int, in window: InputWindow) -> SourceLocation {
+        if let linesOnDemand { return linesOnDemand.location(of: offset) }
         pass(to: offset, in: window)
         if offset >= lineStart {
             return SourceLocation(byteOffset: offset, line: line, column: offset - lineStart + 1)
@@ -169,6 +180,7 @@ struct TokenPositions {
 
     /// The offset where the line holding `offset` starts, as far as the window goes back.
     func lineStart(of offset: Int, in window: InputWindow) -> Int {
+        if let linesOnDemand { return max(linesOnDemand.lineStart(of: offset).offset, window.base) }
         if offset >= lineStart { return lineStart }
         var start = offset
         while start > window.base && window[start - 1] != 0x0A { start -= 1 }
