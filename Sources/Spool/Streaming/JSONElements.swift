@@ -51,11 +51,8 @@ public final class JSONElements<Value>: Sequence {
         while let element = try next() { try body(element) }
     }
 
-    /// Each element as a `Result`: `.success` for a decoded element, `.failure` for the error
-    /// that ends the stream (or nothing more after it).
-    public typealias Element = Result<Value, any Error>
-
-    /// An iterator over ``JSONElements`` as `Result`s.
+    /// An iterator over ``JSONElements`` as `Result`s: `.success` for a decoded element,
+    /// `.failure` for the error that ends the stream (and nothing more after it).
     public struct Iterator: IteratorProtocol {
         let elements: JSONElements<Value>
 
