@@ -8,9 +8,9 @@ import Testing
 struct EncoderComparisonTests {
     static let layouts: [[String]] = [["sortedKeys"], ["sortedKeys", "prettyPrinted"], ["sortedKeys", "withoutEscapingSlashes"]]
 
-    static func formatting(_ names: [String]) -> (JSONEncoder.OutputFormatting, StreamingJSONEncoder.OutputFormatting) {
+    static func formatting(_ names: [String]) -> (JSONEncoder.OutputFormatting, JSONEncoder.OutputFormatting) {
         var foundation: JSONEncoder.OutputFormatting = []
-        var spool: StreamingJSONEncoder.OutputFormatting = []
+        var spool: JSONEncoder.OutputFormatting = []
         for name in names {
             switch name {
             case "sortedKeys": foundation.insert(.sortedKeys); spool.insert(.sortedKeys)
