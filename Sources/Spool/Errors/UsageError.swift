@@ -1,5 +1,5 @@
-/// Spool asked for something it cannot do, whatever the input: the fix is in the code that
-/// asks, not in the JSON.
+/// Spool was asked for something it cannot do, whatever the input: the fix is in the code
+/// that asks, not in the JSON.
 ///
 /// - A date pattern Spool does not read, refused when the pattern is compiled, before any
 ///   value: by ``Transformer/pattern(_:)``, and by a ``StreamingJSONDecoder`` whose date
