@@ -23,7 +23,7 @@ public struct BandMember: JSONDecodable, Hashable, Sendable {
     }
 
     /// `birth_date`'s format, compiled once and parsed without a `DateFormatter`: the
-    /// transformer, or the `DatePatternError` for a pattern Spool does not read (a stored
+    /// transformer, or the `UsageError` for a pattern Spool does not read (a stored
     /// property cannot throw), which `decode(_:)` then throws.
     public static let birthDates = Result { try Transformer.pattern("yyyy-MM-dd") }
 

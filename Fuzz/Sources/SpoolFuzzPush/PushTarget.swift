@@ -268,7 +268,7 @@ private func describe(_ error: any Error, _ input: FuzzInput) -> String {
     switch error {
     case let error as ParseError: return "ParseError: \(error)"
     case let error as DecodeError: return "DecodeError: \(error)"
-    case let error as StreamUsageError: return "StreamUsageError: \(error)"
+    case let error as UsageError: return "UsageError: \(error)"
     default: fail("a stream threw something else than Spool's errors", input, "\(type(of: error)): \(error)")
     }
 }

@@ -35,7 +35,7 @@ func checkEncoder(_ input: FuzzInput) {
     }
 
     // Sorted: JSONEncoder's bytes.
-    var sorted: StreamingJSONEncoder.OutputFormatting = [.sortedKeys]
+    var sorted: JSONEncoder.OutputFormatting = [.sortedKeys]
     if settings.pretty { sorted.insert(.prettyPrinted) }
     if !settings.escapesSlashes { sorted.insert(.withoutEscapingSlashes) }
     let spoolSorted = Result { try spoolEncoder(settings, sorted).encode(tree) }
@@ -58,7 +58,7 @@ func checkEncoder(_ input: FuzzInput) {
     }
 
     // Unsorted: the same value, in the order encoded.
-    var compactFormatting: StreamingJSONEncoder.OutputFormatting = []
+    var compactFormatting: JSONEncoder.OutputFormatting = []
     if !settings.escapesSlashes { compactFormatting.insert(.withoutEscapingSlashes) }
     let compact: Data
     do {
@@ -121,7 +121,7 @@ let printsTree = getenv("SPOOL_FUZZ_PRINT_TREE").map { String(cString: $0) == "1
 
 func text(_ data: Data) -> String { FuzzInput.show(Array(data), limit: 1500) }
 
-func spoolEncoder(_ settings: Recipe.Settings, _ formatting: StreamingJSONEncoder.OutputFormatting) -> StreamingJSONEncoder {
+func spoolEncoder(_ settings: Recipe.Settings, _ formatting: JSONEncoder.OutputFormatting) -> StreamingJSONEncoder {
     let encoder = StreamingJSONEncoder()
     encoder.outputFormatting = formatting
     switch settings.keys {

@@ -44,9 +44,9 @@ final class DecodingSession: @unchecked Sendable {
     }
 
     /// A session with `configuration`, its date pattern compiled.
-    /// - Throws: ``DatePatternError`` when the `.pattern` date strategy's pattern has a field
+    /// - Throws: ``UsageError`` when the `.pattern` date strategy's pattern has a field
     ///   Spool does not read: before the decode or stream reads anything.
-    convenience init(_ configuration: StreamingJSONDecoder.Configuration) throws(DatePatternError) {
+    convenience init(_ configuration: StreamingJSONDecoder.Configuration) throws(UsageError) {
         let dateParser: DateParser?
         switch configuration.dateDecodingStrategy {
         case .iso8601: dateParser = .iso8601

@@ -37,7 +37,7 @@ extension StreamingJSONDecoder {
         /// text in single quotes; see ``Transformer/pattern(_:)`` for what each reads.
         ///
         /// A pattern with any other letter is refused when a decode or stream starts, before
-        /// it reads any input: the decode throws a ``DatePatternError`` naming the letter
+        /// it reads any input: the decode throws a ``UsageError`` naming the letter
         /// (a stream's first `next()` throws it).
         case pattern(String)
     }

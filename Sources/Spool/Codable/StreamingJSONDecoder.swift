@@ -94,7 +94,7 @@ public final class StreamingJSONDecoder: Sendable {
     /// value at `rootKeyPath` (`["data", "items"]`) in it.
     /// - Throws: `DecodingError`; invalid JSON is `.dataCorrupted` wrapping a ``ParseError``.
     ///   A `.pattern` date strategy with a field Spool does not read throws a
-    ///   ``DatePatternError`` first, before anything is read.
+    ///   ``UsageError`` first, before anything is read.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, rootKeyPath: JSONKeyPath = .root) throws -> T {
         try decodeDocument(type, JSONReader(.data(data), options: configuration.options, work: .models), rootKeyPath: rootKeyPath)
     }
@@ -105,7 +105,7 @@ public final class StreamingJSONDecoder: Sendable {
     /// ```swift
     /// let catalog = try StreamingJSONDecoder().decode(Catalog.self, from: .url(catalogURL))
     /// ```
-    /// - Throws: `DecodingError` and ``DatePatternError`` as for `Data`, and ``InputError``
+    /// - Throws: `DecodingError` and ``UsageError`` as for `Data`, and ``InputError``
     ///   when the input cannot be read.
     public func decode<T: Decodable>(_ type: T.Type, from input: JSONInput, rootKeyPath: JSONKeyPath = .root) throws -> T {
         try decodeDocument(type, JSONReader(input, options: configuration.options, work: .models), rootKeyPath: rootKeyPath)

@@ -13,8 +13,8 @@ enum DateParser: Sendable {
     case fields(DatePattern, pattern: String)
 
     /// A parser of `pattern` (see ``Transformer/pattern(_:)``), compiled now.
-    /// - Throws: ``DatePatternError`` for a field Spool does not read, or a quote not closed.
-    static func pattern(_ pattern: String) throws(DatePatternError) -> DateParser {
+    /// - Throws: ``UsageError`` for a field Spool does not read, or a quote not closed.
+    static func pattern(_ pattern: String) throws(UsageError) -> DateParser {
         .fields(try DatePattern(pattern), pattern: pattern)
     }
 
@@ -189,9 +189,9 @@ struct DatePattern: Sendable {
     let fixedLength: Int
 
     /// The pattern, compiled.
-    /// - Throws: ``DatePatternError`` for a letter outside quotes that is not a field Spool
+    /// - Throws: ``UsageError`` for a letter outside quotes that is not a field Spool
     ///   reads (or a count of it that is not), or a quote not closed.
-    init(_ pattern: String) throws(DatePatternError) {
+    init(_ pattern: String) throws(UsageError) {
         var parts: [Part] = []
         let bytes = Array(pattern.utf8)
         let quote = UInt8(ascii: "'")
@@ -209,9 +209,8 @@ struct DatePattern: Sendable {
                 var j = i + 1
                 while true {
                     guard j < bytes.count else {
-                        throw Self.refusal(
-                            pattern, bytes, at: i, field: "'",
-                            "the quote at offset \(Self.offset(bytes, i)) is not closed; write '' for a quote")
+                        throw UsageError.datePattern(
+                            pattern, "the quote at offset \(Self.offset(bytes, i)) is not closed; write '' for a quote")
                     }
                     if bytes[j] == quote {
                         guard j + 1 < bytes.count && bytes[j + 1] == quote else { break }
@@ -250,12 +249,12 @@ struct DatePattern: Sendable {
     /// The part for `count` letters `letter` at `start`.
     private static func field(
         _ letter: UInt8, count: Int, pattern: String, bytes: [UInt8], at start: Int
-    ) throws(DatePatternError) -> Part {
+    ) throws(UsageError) -> Part {
         func number(_ field: Field) -> Part { Part(field: field, width: count, literal: 0) }
         func named(_ field: Field) -> Part { Part(field: field, width: 0, literal: 0) }
         let written = String(repeating: Character(Unicode.Scalar(letter)), count: count)
-        func refused(_ why: String) -> DatePatternError {
-            refusal(pattern, bytes, at: start, field: written, "\(written) at offset \(offset(bytes, start)) \(why)")
+        func refused(_ why: String) -> UsageError {
+            .datePattern(pattern, "\(written) at offset \(offset(bytes, start)) \(why)")
         }
         switch letter {
         case UInt8(ascii: "y"):
@@ -294,15 +293,6 @@ struct DatePattern: Sendable {
             throw refused(
                 "is not a field Spool reads (it reads \(fieldList)); put literal text in single quotes ('T')")
         }
-    }
-
-    /// The error for the field `field` at byte `start` of `pattern`.
-    private static func refusal(
-        _ pattern: String, _ bytes: [UInt8], at start: Int, field: String, _ message: String
-    ) -> DatePatternError {
-        DatePatternError(
-            pattern: pattern, field: field, offset: offset(bytes, start),
-            message: "date pattern \(JSONKeyPath.quoted(pattern)): \(message)")
     }
 
     /// The number of characters before byte `start` (a letter or a quote) of the pattern.

@@ -46,10 +46,10 @@ extension Transformer where From == String, To == Date {
     /// from 1582-10-15, Julian before, year 0000 refused), or the transformer throws a
     /// ``DecodeError`` (`.invalidValue`: `invalid date "1967-13-01" (expected yyyy-MM-dd)`).
     ///
-    /// - Throws: ``DatePatternError`` when the pattern has a letter outside quotes that is not
+    /// - Throws: ``UsageError`` when the pattern has a letter outside quotes that is not
     ///   one of these fields (`h`, `a`, `D`, an unquoted `T`, `ZZZZ`, the two-digit year `yy`),
     ///   or a quote it does not close: the pattern is refused here, not on every value.
-    public static func pattern(_ pattern: String) throws(DatePatternError) -> Transformer {
+    public static func pattern(_ pattern: String) throws(UsageError) -> Transformer {
         let parser = try DateParser.pattern(pattern)
         return Transformer { text in try parser.parse(text) }
     }

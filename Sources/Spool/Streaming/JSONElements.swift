@@ -33,10 +33,10 @@ public final class JSONElements<Value>: Sequence {
     /// The next element; `nil` after the last one (for a ``PushJSONStream``, also while the
     /// next element waits for more input).
     /// - Throws: ``DecodeError`` for an element that does not decode (unless skipped),
-    ///   ``ParseError`` for bad JSON, ``StreamUsageError`` for a second request on the stream
-    ///   (or, on a ``PushJSONStream``, a call while another call on it is running),
-    ///   ``DatePatternError`` (from the first call) for a `Decodable` decoder whose `.pattern`
-    ///   date strategy Spool does not read.
+    ///   ``ParseError`` for bad JSON, ``UsageError`` for a second request on the stream
+    ///   (or, on a ``PushJSONStream``, a call while another call on it is running), and from
+    ///   the first call for a `Decodable` decoder whose `.pattern` date strategy Spool does
+    ///   not read.
     public func next() throws -> Value? {
         // (A refused request throws its refusal, whatever else runs.) The step's value is
         // matched out, not read through `Step.value`: in unspecialized code that copies it
@@ -51,11 +51,8 @@ public final class JSONElements<Value>: Sequence {
         while let element = try next() { try body(element) }
     }
 
-    /// Each element as a `Result`: `.success` for a decoded element, `.failure` for the error
-    /// that ends the stream (or nothing more after it).
-    public typealias Element = Result<Value, any Error>
-
-    /// An iterator over ``JSONElements`` as `Result`s.
+    /// An iterator over ``JSONElements`` as `Result`s: `.success` for a decoded element,
+    /// `.failure` for the error that ends the stream (and nothing more after it).
     public struct Iterator: IteratorProtocol {
         let elements: JSONElements<Value>
 

@@ -25,9 +25,9 @@ public final class JSONMembers<Value> {
 
     /// The next member's key and decoded value; `nil` after the last one (for a
     /// ``PushJSONStream``, also while the next member waits for more input).
-    /// - Throws: ``DecodeError``, ``ParseError``, or ``StreamUsageError`` for a second request
-    ///   on the stream (or, on a ``PushJSONStream``, a call while another call on it is running);
-    ///   ``DatePatternError`` from the first call for a decoder whose date pattern Spool does not read.
+    /// - Throws: ``DecodeError``, ``ParseError``, or ``UsageError`` for a second request
+    ///   on the stream (or, on a ``PushJSONStream``, a call while another call on it is running),
+    ///   and from the first call for a decoder whose date pattern Spool does not read.
     public func next() throws -> (key: String, value: Value)? {
         // (A refused request throws its refusal, whatever else runs.) The step's value is
         // matched out, not read through `Step.value`: in unspecialized code that copies it

@@ -52,7 +52,7 @@ public final class JSONStream {
     /// ``count(at:)``) at the array's path; any other request, an `element` whose last
     /// component is not an index, a path with a wildcard, NDJSON options, or a location that
     /// cannot be an element's start is refused by the first `next()` with a
-    /// ``StreamUsageError``. A location the bytes before which do not end with the `[` or `,`
+    /// ``UsageError``. A location the bytes before which do not end with the `[` or `,`
     /// before an element (whitespace aside) is refused with an ``InputError``; another that is
     /// not where an element starts gives the ``ParseError`` the bytes there give. The limits
     /// (``JSONParsingOptions/maxDepth``) count from the document's root, as the whole stream
@@ -63,19 +63,19 @@ public final class JSONStream {
         var components = element.components
         let last = components.popLast()
         let container = JSONKeyPath(components)
-        let refusal: StreamUsageError?
+        let refusal: UsageError?
         if case .index(let index)? = last, !container.hasWildcard, !options.allowsMultipleValues, point.isPossible(forElement: index) {
             self.init(core: StreamCore(reader: JSONReader(input, options: options, resumingAt: point, in: container, index: index), resumedIn: container, at: index, refusal: nil))
             return
         } else if options.allowsMultipleValues {
-            refusal = StreamUsageError(message: "a stream resumes inside one array, not with allowsMultipleValues (NDJSON)")
+            refusal = UsageError(message: "a stream resumes inside one array, not with allowsMultipleValues (NDJSON)")
         } else if case .index(let index)? = last, !point.isPossible(forElement: index) {
-            refusal = StreamUsageError(
+            refusal = UsageError(
                 message: "\(location) (byte \(location.byteOffset)) cannot be where element \(index) of an array starts")
         } else if container.hasWildcard {
-            refusal = StreamUsageError(message: "a stream resumes inside one array: \(element) has a wildcard")
+            refusal = UsageError(message: "a stream resumes inside one array: \(element) has a wildcard")
         } else {
-            refusal = StreamUsageError(message: "\(element) is not an element of an array by its index (such as objects[41])")
+            refusal = UsageError(message: "\(element) is not an element of an array by its index (such as objects[41])")
         }
         self.init(core: StreamCore(reader: JSONReader(input, options: options, work: .models), resumedIn: container, at: 0, refusal: refusal))
     }
@@ -98,7 +98,7 @@ public final class JSONStream {
     ///
     /// A stream reads its input once, so it hands out one sequence: the sequence a second
     /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
-    /// ``StreamUsageError`` from its first `next()`.
+    /// ``UsageError`` from its first `next()`.
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
@@ -120,7 +120,7 @@ public final class JSONStream {
     /// at the document root (`objects`, `Index 1`, `members`, ...). A type that is also
     /// ``JSONDecodable`` is decoded through that conformance. A decoder whose `.pattern` date
     /// strategy has a field Spool does not read makes the first `next()` throw a
-    /// ``DatePatternError``, before the stream reads anything for this request.
+    /// ``UsageError``, before the stream reads anything for this request.
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
@@ -140,7 +140,7 @@ public final class JSONStream {
     /// The number of elements of the array, or members of the object, at `path`, counted while
     /// streaming (nothing is decoded; memory stays bounded by the largest element). With
     /// ``JSONParsingOptions/allowsMultipleValues`` and the empty path, the number of top-level values.
-    /// - Throws: ``StreamUsageError`` when the stream already handed out elements, members or a count.
+    /// - Throws: ``UsageError`` when the stream already handed out elements, members or a count.
     public func count(at path: JSONKeyPath = .root) throws -> Int {
         if let refusal = core.begin(.count, at: path) { throw refusal }
         guard case .value(let count) = try core.countStep() else { return core.count }

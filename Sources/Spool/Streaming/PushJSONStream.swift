@@ -28,7 +28,7 @@
 /// A stream is a single-threaded object: use it from one thread or task at a time, one call at
 /// a time. A call made while another call on it is running (from another thread, or from a
 /// callback of that call: ``onProgress``, a model's decode, a skipped element's report) throws
-/// a ``StreamUsageError`` and does nothing, rather than corrupting the stream.
+/// a ``UsageError`` and does nothing, rather than corrupting the stream.
 public final class PushJSONStream {
     let core: StreamCore
     private var counting = false
@@ -46,7 +46,7 @@ public final class PushJSONStream {
     /// - Throws: ``ParseError`` when the input so far is invalid (and the rest of the error's
     ///   line, or 48 bytes, has arrived) and every element before the error has been handed
     ///   out; else `next()` throws it after them, in place of ending, also when the error lies
-    ///   after the streamed array or object. ``StreamUsageError`` when another call on the
+    ///   after the streamed array or object. ``UsageError`` when another call on the
     ///   stream is running (the chunk is not taken).
     public func append(_ bytes: some Sequence<UInt8>) throws {
         try core.exclusive("append(_:)") { try take(bytes) }
@@ -68,7 +68,7 @@ public final class PushJSONStream {
     ///   element before the error has been handed out; else `next()` throws it after them,
     ///   in place of ending. Before any request (``elements(of:at:onError:)`` and the like),
     ///   it throws only when no token comes before the error (an empty input); the request's
-    ///   `next()`, ``finish()`` or ``remainder()`` report the others. ``StreamUsageError`` when
+    ///   `next()`, ``finish()`` or ``remainder()`` report the others. ``UsageError`` when
     ///   another call on the stream is running (the input is not ended).
     public func finishInput() throws {
         try core.exclusive("finishInput()") { try endInput() }
@@ -128,7 +128,7 @@ public final class PushJSONStream {
     /// The number of elements of the array, or members of the object, at `path` (see
     /// ``JSONStream/count(at:)``), or `nil` until the container has ended: call it again, with
     /// the same path, after appending more input.
-    /// - Throws: ``StreamUsageError`` when the stream already handed out elements or members,
+    /// - Throws: ``UsageError`` when the stream already handed out elements or members,
     ///   or another call on it is running.
     public func count(at path: JSONKeyPath = .root) throws -> Int? {
         if !counting {
@@ -141,7 +141,7 @@ public final class PushJSONStream {
     /// Ends the input (``finishInput()``, when it has not been called yet), then reads the rest
     /// of it, checking it (see ``JSONStream/finish()``): a body that stops inside a value throws
     /// here. Returns true: the whole input has been read.
-    /// - Throws: ``ParseError`` for invalid or truncated input; ``StreamUsageError`` when
+    /// - Throws: ``ParseError`` for invalid or truncated input; ``UsageError`` when
     ///   another call on the stream is running.
     @discardableResult
     public func finish() throws -> Bool {
@@ -152,13 +152,13 @@ public final class PushJSONStream {
     }
 
     /// The document without the streamed elements (see ``JSONStream/remainder()``).
-    /// - Throws: ``StreamUsageError`` when the input has not been finished with
+    /// - Throws: ``UsageError`` when the input has not been finished with
     ///   ``finishInput()``, or another call on the stream is running; ``ParseError`` or
     ///   ``DecodeError`` as for ``JSONStream/remainder()``.
     public func remainder() throws -> Extractor {
         try core.exclusive("remainder()") {
             guard try core.readRest() else {
-                throw StreamUsageError(message: "the remainder is known once the input has ended: call finishInput() first")
+                throw UsageError(message: "the remainder is known once the input has ended: call finishInput() first")
             }
             return try core.remainder()
         }

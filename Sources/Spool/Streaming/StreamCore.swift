@@ -31,7 +31,7 @@ final class StreamCore {
     enum Request: Equatable {
         case elements, members, count
 
-        /// What the request hands out, for ``StreamUsageError``.
+        /// What the request hands out, for ``UsageError``.
         var handOut: String {
             switch self {
             case .elements: return "its elements"
@@ -40,7 +40,7 @@ final class StreamCore {
             }
         }
 
-        /// How the request is named in ``StreamUsageError``.
+        /// How the request is named in ``UsageError``.
         var call: String {
             switch self {
             case .elements: return "elements(of:at:)"
@@ -147,7 +147,7 @@ final class StreamCore {
     /// array from the element on.
     private let resumed: (container: JSONKeyPath, index: Int)?
     /// Why every request is refused (a resume point that cannot be one).
-    private let refusal: StreamUsageError?
+    private let refusal: UsageError?
 
     /// A core over `reader`; `pushed` for a ``PushJSONStream`` (see ``endsWithKnownFailure``
     /// and ``guardsUse``).
@@ -161,7 +161,7 @@ final class StreamCore {
 
     /// A core over a reader resumed at the element at index `index` of the array at
     /// `container`; or, with `refusal`, one that refuses every request.
-    init(reader: JSONReader, resumedIn container: JSONKeyPath, at index: Int, refusal: StreamUsageError?) {
+    init(reader: JSONReader, resumedIn container: JSONKeyPath, at index: Int, refusal: UsageError?) {
         self.reader = reader
         endsWithKnownFailure = false
         guardsUse = false
@@ -172,13 +172,13 @@ final class StreamCore {
 
     /// Runs `body` as the one call on the stream in progress (for a stream that
     /// ``guardsUse``): two atomic operations, no lock.
-    /// - Throws: ``StreamUsageError`` when another call is running, on another thread or
+    /// - Throws: ``UsageError`` when another call is running, on another thread or
     ///   further up this one (from a callback); else what `body` throws.
     @inline(__always)
     func exclusive<Result>(_ call: @autoclosure () -> String, _ body: () throws -> Result) throws -> Result {
         guard guardsUse else { return try body() }
         guard inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            throw StreamUsageError.overlappingCall(call())
+            throw UsageError.overlappingCall(call())
         }
         defer { inUse.store(false, ordering: .releasing) }
         return try body()
@@ -188,9 +188,9 @@ final class StreamCore {
 
     /// Takes the stream's one request. A second one is refused: the error returned is for the
     /// refused request's sequence to throw from its first step.
-    func begin(_ request: Request, at path: JSONKeyPath) -> StreamUsageError? {
+    func begin(_ request: Request, at path: JSONKeyPath) -> UsageError? {
         do {
-            return try exclusive(request.call) { () -> StreamUsageError? in
+            return try exclusive(request.call) { () -> UsageError? in
                 if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
                 if let refusal = self.refusal { return refusal }
                 if let resumed = self.resumed {
@@ -203,7 +203,7 @@ final class StreamCore {
                 return nil
             }
         } catch {
-            return error as? StreamUsageError
+            return error as? UsageError
         }
     }
 
@@ -267,10 +267,10 @@ final class StreamCore {
 
     /// Decodes the element whose first token is at `start` as the `Decodable` `Value`, with
     /// `decoder`'s strategies and a coding path from the document root.
-    /// - Throws: ``DatePatternError`` for a `.pattern` date strategy Spool cannot read.
+    /// - Throws: ``UsageError`` for a `.pattern` date strategy Spool cannot read.
     func decoder<Value: Decodable>(
         _ type: Value.Type, using decoder: StreamingJSONDecoder
-    ) throws(DatePatternError) -> (_ start: Int, _ path: ElementPath) throws -> Value {
+    ) throws(UsageError) -> (_ start: Int, _ path: ElementPath) throws -> Value {
         let session = try DecodingSession(decoder.configuration)
         return { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
@@ -541,7 +541,7 @@ final class StreamCore {
 
     /// The recorded document (the first top-level value without the streamed elements).
     func remainder() throws -> Extractor {
-        if let resumed { throw StreamUsageError.resumed("remainder()", in: resumed.container) }
+        if let resumed { throw UsageError.resumed("remainder()", in: resumed.container) }
         return try recorder.finish()
     }
 }

@@ -9,8 +9,8 @@
 /// its caller).
 final class StreamRequest<Value> {
     let core: StreamCore
-    /// A second request on the stream (a ``StreamUsageError``), or a decoder that cannot
-    /// decode (a ``DatePatternError``): the first step throws this, later steps end.
+    /// A second request on the stream, or a decoder whose date pattern Spool does not read
+    /// (a ``UsageError`` either way): the first step throws this, later steps end.
     private var refusal: (any Error)?
     let isRefused: Bool
     /// Decodes the value whose first token is at `start` on the tape, with its path.

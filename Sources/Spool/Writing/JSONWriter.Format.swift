@@ -52,7 +52,7 @@ extension JSONWriter {
         public var maxIndentation: Int?
         /// Whether the members of every object are written in the order of their keys: by
         /// Unicode code point, comparing the keys' UTF-8 bytes (unescaped), as `jq -S` orders
-        /// them and ``StreamingJSONEncoder/OutputFormatting/sortedKeys`` does. Members with
+        /// them and ``StreamingJSONEncoder``'s `.sortedKeys` does. Members with
         /// the same key stay in the order they came. Default `false`: members as written.
         ///
         /// An object's members are held in the writer's buffer until it ends, then

@@ -3,23 +3,6 @@ import Foundation  // DateFormatter is not in FoundationEssentials
 // The options carry Foundation's names, so `JSONEncoder` code switches by one word.
 
 extension StreamingJSONEncoder {
-    /// How the output of ``StreamingJSONEncoder/encode(_:)`` is laid out, and how keys are ordered.
-    public struct OutputFormatting: OptionSet, Hashable, Sendable {
-        /// The option bits.
-        public let rawValue: UInt
-
-        /// Options from their bits.
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-
-        /// `JSONEncoder`'s indented layout (2 spaces, `"key" : value`).
-        public static let prettyPrinted = OutputFormatting(rawValue: 1 << 0)
-        /// Object members in the order of their keys' UTF-8 bytes, as `JSONEncoder` sorts them.
-        /// Each object's members are held until it ends (as byte ranges, not a tree).
-        public static let sortedKeys = OutputFormatting(rawValue: 1 << 1)
-        /// `/` written as is, rather than as `\/`.
-        public static let withoutEscapingSlashes = OutputFormatting(rawValue: 1 << 3)
-    }
-
     /// How a model's coding keys become the JSON object's keys.
     public enum KeyEncodingStrategy: Sendable {
         /// The keys as they are.

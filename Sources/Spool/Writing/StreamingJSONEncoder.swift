@@ -25,12 +25,12 @@ import Synchronization
 /// try writer.finish()
 /// ```
 ///
-/// With ``OutputFormatting/sortedKeys`` and ``OutputFormatting/prettyPrinted``, the output is
+/// With `.sortedKeys` and `.prettyPrinted`, the output is
 /// byte for byte `JSONEncoder`'s (with neither, `JSONEncoder` orders keys by hash, Spool in
 /// the order they are encoded).
 ///
 /// Where Codable's semantics need bytes held back, they are held as bytes, never as a tree:
-/// - ``OutputFormatting/sortedKeys``: an object's members are kept in the buffer until the
+/// - `.sortedKeys`: an object's members are kept in the buffer until the
 ///   object ends, then reordered (nothing is flushed while a sorted object is open).
 /// - `superEncoder()` and `superEncoder(forKey:)`: the super value is written to a small
 ///   buffer of its own and placed when its container ends (for a keyed container, as the last
@@ -51,7 +51,7 @@ import Synchronization
 ///   program there).
 /// - A key whose earlier member has already been flushed to the output: a file or pipe writer
 ///   writes out every 64 KiB, and bytes written out cannot be taken back. Encoding to `Data`
-///   never flushes, and under ``OutputFormatting/sortedKeys`` an object is held until it ends,
+///   never flushes, and under `.sortedKeys` an object is held until it ends,
 ///   so there it always works.
 ///
 /// Keys are told apart by their UTF-8 bytes: a key encoded again in another canonically
@@ -76,7 +76,7 @@ import Synchronization
 public final class StreamingJSONEncoder: Sendable {
     /// The settings one encode call uses, copied at its start.
     struct Configuration: Sendable {
-        var outputFormatting: OutputFormatting = []
+        var outputFormatting: JSONEncoder.OutputFormatting = []
         var keyEncodingStrategy = KeyEncodingStrategy.useDefaultKeys
         var dateEncodingStrategy = DateEncodingStrategy.deferredToDate
         var dataEncodingStrategy = DataEncodingStrategy.base64
@@ -90,10 +90,15 @@ public final class StreamingJSONEncoder: Sendable {
     /// An encoder with `JSONEncoder`'s defaults.
     public init() {}
 
-    /// Layout and key order for ``encode(_:)``. Default `[]`: compact, keys in the order they
-    /// are encoded. When writing into a ``JSONWriter``, only ``OutputFormatting/sortedKeys``
-    /// applies: the writer's ``JSONWriter/Format`` decides the layout and slash escaping.
-    public var outputFormatting: OutputFormatting {
+    /// Layout and key order for ``encode(_:)``: `JSONEncoder`'s own options, so one value
+    /// configures both encoders. `.prettyPrinted` is `JSONEncoder`'s indented layout (2
+    /// spaces, `"key" : value`); `.sortedKeys` orders object members by their keys' UTF-8
+    /// bytes, as `JSONEncoder` sorts them, each object's members held until it ends (as byte
+    /// ranges, not a tree); `.withoutEscapingSlashes` writes `/` as is, rather than as `\/`.
+    /// Default `[]`: compact, keys in the order they are encoded. When writing into a
+    /// ``JSONWriter``, only `.sortedKeys` applies: the writer's ``JSONWriter/Format`` decides
+    /// the layout and slash escaping.
+    public var outputFormatting: JSONEncoder.OutputFormatting {
         get { settings.withLock { $0.outputFormatting } }
         set { settings.withLock { $0.outputFormatting = newValue } }
     }
@@ -172,7 +177,7 @@ public final class StreamingJSONEncoder: Sendable {
     /// ``JSONWriter/Format/lines`` writer), an array element, or the value after a key.
     ///
     /// The writer's format decides the layout; of ``outputFormatting``, only
-    /// ``OutputFormatting/sortedKeys`` applies.
+    /// `.sortedKeys` applies.
     /// - Throws: `EncodingError`, an error from the value's `encode(to:)`, or the writer's
     ///   ``WriteError``. After an error, the writer is back where it was before the value when
     ///   none of the value's bytes were flushed yet; otherwise it refuses further writes.

@@ -406,7 +406,7 @@ struct FoundationBehaviourTests {
     @Test func kitchenSinkRoundTrip() throws {
         let decoded = try #require(Compat.expectSame(KitchenSink.Everything.self, Self.everything).value)
         EncoderComparisonTests().expectSameBytes(decoded)
-        for formatting: StreamingJSONEncoder.OutputFormatting in [[], [.prettyPrinted, .sortedKeys]] {
+        for formatting: JSONEncoder.OutputFormatting in [[], [.prettyPrinted, .sortedKeys]] {
             let encoder = StreamingJSONEncoder()
             encoder.outputFormatting = formatting
             let again = Compat.expectSame(KitchenSink.Everything.self, Array(try encoder.encode(decoded)))

@@ -139,7 +139,7 @@ struct ElementLocationTests {
             #expect(rest.map(\.end) == all[k...].map(\.end))
             #expect(rest.map(\.path) == all[k...].map(\.path))
             try stream.finish()
-            #expect(throws: StreamUsageError.self) { _ = try stream.remainder() }
+            #expect(throws: UsageError.self) { _ = try stream.remainder() }
             #expect(try JSONStream(.bytes(bytes), resumingAt: checkpoint.start, element: checkpoint.path).count(at: "objects") == all.count - k)
         }
     }
@@ -191,9 +191,9 @@ struct ElementLocationTests {
         let second = Spool.SourceLocation(byteOffset: 28, line: 1, column: 29)
         // Other requests than the array's elements.
         let stream = JSONStream(.string(json), resumingAt: second, element: "objects[1]" as JSONKeyPath)
-        #expect(throws: StreamUsageError.self) { _ = try stream.elements(of: Member.self, at: "other").next() }
+        #expect(throws: UsageError.self) { _ = try stream.elements(of: Member.self, at: "other").next() }
         let members = JSONStream(.string(json), resumingAt: second, element: ["objects", 1]).members(of: JSONValue.self, at: "objects")
-        #expect(throws: StreamUsageError.self) { _ = try members.next() }
+        #expect(throws: UsageError.self) { _ = try members.next() }
         // Points and paths that cannot be.
         let refused: [(Spool.SourceLocation, JSONKeyPath)] = [
             (second, ["objects", "name"]),
@@ -203,7 +203,7 @@ struct ElementLocationTests {
         ]
         for (location, element) in refused {
             let elements = JSONStream(.string(json), resumingAt: location, element: element).elements(of: Member.self, at: "objects")
-            #expect(throws: StreamUsageError.self, "\(location) \(element)") { _ = try elements.next() }
+            #expect(throws: UsageError.self, "\(location) \(element)") { _ = try elements.next() }
         }
         // A point inside an element, after a key: refused before anything is parsed.
         let inside = Spool.SourceLocation(byteOffset: 22, line: 1, column: 23)

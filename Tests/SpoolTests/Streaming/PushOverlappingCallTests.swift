@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 22, item 13: a ``PushJSONStream`` takes one call at a time. A call made while another
 /// is running (from a callback of that call, or from another thread) throws a
-/// ``StreamUsageError`` and does nothing, instead of re-entering the parser (two threads
+/// ``UsageError`` and does nothing, instead of re-entering the parser (two threads
 /// appending at once failed `yajl_lex.c:511: Assertion '*offset <= jsonTextLen'`). Each test
 /// makes the overlap happen for certain: the second call is made from inside the first.
 @Suite("PushJSONStream: one call at a time")
@@ -20,9 +20,9 @@ struct PushOverlappingCallTests {
             do { try body() } catch { errors.append(error) }
         }
 
-        /// The messages of the errors kept, which must all be ``StreamUsageError``s.
+        /// The messages of the errors kept, which must all be ``UsageError``s.
         var usageMessages: [String] {
-            errors.map { ($0 as? StreamUsageError)?.message ?? "not a StreamUsageError: \($0)" }
+            errors.map { ($0 as? UsageError)?.message ?? "not a UsageError: \($0)" }
         }
     }
 
@@ -144,7 +144,7 @@ struct PushOverlappingCallTests {
     /// The guard is released by every call, also one that throws.
     @Test func aCallThatThrowsLeavesTheStreamUsable() throws {
         let stream = PushJSONStream()
-        #expect(throws: StreamUsageError.self) { _ = try stream.remainder() }  // input not finished
+        #expect(throws: UsageError.self) { _ = try stream.remainder() }  // input not finished
         try stream.append(Array("[1]".utf8))
         #expect(try stream.count() == 1)
         #expect(try stream.finish())

@@ -162,7 +162,7 @@ struct StreamShellTests {
         #expect(try counter.count(at: "users") == nil)  // not known yet
         try counter.append(bytes[20...])
         #expect(try counter.count(at: "users") == 3)
-        #expect(throws: StreamUsageError.self) { try counter.remainder() }  // input not finished
+        #expect(throws: UsageError.self) { try counter.remainder() }  // input not finished
         try counter.finishInput()
         #expect(try counter.remainder() <| "total" as Int == 3)
     }
@@ -183,7 +183,7 @@ struct StreamShellTests {
 
         let counted = AsyncJSONStream(.chunks(Self.chunks(bytes, size: size)))
         #expect(try await counted.count(at: "list") == 3)
-        await #expect(throws: StreamUsageError.self) { try await counted.count(at: "list") }
+        await #expect(throws: UsageError.self) { try await counted.count(at: "list") }
 
         let broken = AsyncJSONStream(.chunks(Self.chunks(Array(#"{"list": [1], "x": tru}"#.utf8), size: size)))
         for try await _ in broken.elements(of: Int.self, at: "list") {}

@@ -11,7 +11,7 @@ struct StreamUsageTests {
         let first = stream.elements(of: Int.self, at: "objects")
         #expect(try first.next() == 1)
         let second = stream.elements(of: Int.self, at: "objects")
-        let error = #expect(throws: StreamUsageError.self) { try second.next() }
+        let error = #expect(throws: UsageError.self) { try second.next() }
         #expect(
             error?.message
                 == "elements(of:at:) was called on a stream that already handed out its elements; a stream reads its "
@@ -24,14 +24,14 @@ struct StreamUsageTests {
         let stream = JSONStream(.string(Self.text))
         _ = stream.members(of: Int.self, at: "byID")
         let elements = stream.elements(of: Int.self, at: "objects")
-        let afterMembers = #expect(throws: StreamUsageError.self) { try elements.next() }
+        let afterMembers = #expect(throws: UsageError.self) { try elements.next() }
         #expect(afterMembers?.message.contains("already handed out its members") == true)
         let counted = JSONStream(.string(Self.text))
         #expect(try counted.count(at: "objects") == 3)
         let members = counted.members(of: Int.self, at: "byID")
-        let afterCount = #expect(throws: StreamUsageError.self) { try members.next() }
+        let afterCount = #expect(throws: UsageError.self) { try members.next() }
         #expect(afterCount?.message.contains("already handed out a count") == true)
-        #expect(throws: StreamUsageError.self) { try counted.count(at: "objects") }
+        #expect(throws: UsageError.self) { try counted.count(at: "objects") }
     }
 
     @Test func theResultSequenceEndsAfterTheError() throws {
@@ -39,7 +39,7 @@ struct StreamUsageTests {
         _ = stream.elements(of: Int.self, at: "objects")
         let results = Array(stream.elements(of: Int.self, at: "objects"))
         #expect(results.count == 1)
-        #expect(throws: StreamUsageError.self) { try results[0].get() }
+        #expect(throws: UsageError.self) { try results[0].get() }
     }
 
     @Test func asyncStreamsSayItToo() async throws {
@@ -50,7 +50,7 @@ struct StreamUsageTests {
         var values: [Int] = []
         for try await value in stream.elements(of: Int.self, at: "objects") { values.append(value) }
         #expect(values == [1, 2, 3])
-        await #expect(throws: StreamUsageError.self) {
+        await #expect(throws: UsageError.self) {
             for try await _ in stream.elements(of: Int.self, at: "objects") {}
         }
     }

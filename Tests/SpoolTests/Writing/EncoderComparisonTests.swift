@@ -8,17 +8,17 @@ import Testing
 struct EncoderComparisonTests {
     static let layouts: [[String]] = [["sortedKeys"], ["sortedKeys", "prettyPrinted"], ["sortedKeys", "withoutEscapingSlashes"]]
 
-    static func formatting(_ names: [String]) -> (JSONEncoder.OutputFormatting, StreamingJSONEncoder.OutputFormatting) {
-        var foundation: JSONEncoder.OutputFormatting = []
-        var spool: StreamingJSONEncoder.OutputFormatting = []
+    /// The options named, for both encoders (Spool's takes `JSONEncoder`'s own).
+    static func formatting(_ names: [String]) -> JSONEncoder.OutputFormatting {
+        var formatting: JSONEncoder.OutputFormatting = []
         for name in names {
             switch name {
-            case "sortedKeys": foundation.insert(.sortedKeys); spool.insert(.sortedKeys)
-            case "prettyPrinted": foundation.insert(.prettyPrinted); spool.insert(.prettyPrinted)
-            default: foundation.insert(.withoutEscapingSlashes); spool.insert(.withoutEscapingSlashes)
+            case "sortedKeys": formatting.insert(.sortedKeys)
+            case "prettyPrinted": formatting.insert(.prettyPrinted)
+            default: formatting.insert(.withoutEscapingSlashes)
             }
         }
-        return (foundation, spool)
+        return formatting
     }
 
     /// Encodes `value` with both encoders in every layout and expects the same bytes (or both to
@@ -30,7 +30,8 @@ struct EncoderComparisonTests {
         for layout in Self.layouts {
             let foundation = JSONEncoder()
             let spool = StreamingJSONEncoder()
-            (foundation.outputFormatting, spool.outputFormatting) = Self.formatting(layout)
+            foundation.outputFormatting = Self.formatting(layout)
+            spool.outputFormatting = foundation.outputFormatting
             configure(foundation, spool)
             let expected = Result { try foundation.encode(value) }
             let actual = Result { try spool.encode(value) }

@@ -201,7 +201,7 @@ struct EncoderRepeatedKeyTests {
 
     @Test(arguments: NotAContainer.allCases)
     func aContainerForAKeyThatHoldsSomethingElseThrows(_ model: NotAContainer) throws {
-        for formatting in [[], StreamingJSONEncoder.OutputFormatting.sortedKeys] {
+        for formatting in [[], JSONEncoder.OutputFormatting.sortedKeys] {
             let encoder = StreamingJSONEncoder()
             encoder.outputFormatting = formatting
             let error = #expect(throws: EncodingError.self) { try encoder.encode(model) }

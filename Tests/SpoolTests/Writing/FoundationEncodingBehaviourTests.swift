@@ -53,7 +53,10 @@ struct FoundationEncodingBehaviourTests {
                 foundation.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: floats.positive, negativeInfinity: floats.negative, nan: floats.nan)
                 spool.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: floats.positive, negativeInfinity: floats.negative, nan: floats.nan)
             }
-            if let formatting { (foundation.outputFormatting, spool.outputFormatting) = EncoderComparisonTests.formatting(formatting) }
+            if let formatting {
+                foundation.outputFormatting = EncoderComparisonTests.formatting(formatting)
+                spool.outputFormatting = foundation.outputFormatting
+            }
         }
     }
 
