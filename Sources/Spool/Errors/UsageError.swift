@@ -58,3 +58,7 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `error: MESSAGE`.
     public var description: String { "error: \(message)" }
 }
+
+/// The name ``UsageError`` had while it covered only streams' misuse.
+@available(*, deprecated, renamed: "UsageError")
+public typealias StreamUsageError = UsageError
