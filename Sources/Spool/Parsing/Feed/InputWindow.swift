@@ -111,6 +111,17 @@ final class InputWindow {
         return low
     }
 
+    /// The first `"` from `low` up to `end`, or nil: the opening quote of a string that ends
+    /// at `end`, when only whitespace and separators lie between `low` and it (the end of the
+    /// token before it), found forwards over those few bytes instead of backwards over the
+    /// string (a string with escapes is found that way: twitter.json's URLs, 0.4M instructions).
+    @inline(__always)
+    func firstQuote(from low: Int, to end: Int) -> Int? {
+        let low = max(low, base)
+        guard low < end, let hit = memchr(pointer(at: low), Int32(UInt8(ascii: "\"")), end &- low) else { return nil }
+        return low &+ (UnsafeRawPointer(hit) - UnsafeRawPointer(pointer(at: low)))
+    }
+
     /// Forgets the bytes below the absolute offset `offset`, moving the rest to the front, and
     /// returns to `preferredCapacity` when an unusually long token had grown the storage.
     func discard(below offset: Int, preferredCapacity: Int) {

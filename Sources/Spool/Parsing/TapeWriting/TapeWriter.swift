@@ -283,7 +283,17 @@ final class TapeWriter {
         {
             return (quote, false)
         }
-        return (window.openingQuote(end: end, low: grammar.scanPos), true)
+        return (escapedStringStart(end: end), true)
+    }
+
+    /// The opening quote of a string with escapes (or split across calls) ending at `end`.
+    /// Only whitespace and a separator lie between the token before (where the scan stands)
+    /// and it, so the first quote after the scan opens it.
+    @inline(never)
+    private func escapedStringStart(end: Int) -> Int {
+        let opening = window.firstQuote(from: grammar.scanPos, to: end) ?? window.openingQuote(end: end, low: grammar.scanPos)
+        assert(opening == window.openingQuote(end: end, low: grammar.scanPos), "a token between the scan and the string")
+        return opening
     }
 
     /// A string's or key's start (its opening quote), end (past its closing quote) and whether
