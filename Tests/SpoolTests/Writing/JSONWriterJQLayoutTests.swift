@@ -7,14 +7,6 @@ import Testing
 /// `StreamingJSONEncoder`.
 @Suite("JSONWriter: jq's layout and sorted keys")
 struct JSONWriterJQLayoutTests {
-    /// The text a memory writer holds after `body`.
-    func written(_ format: JSONWriter.Format, _ body: (JSONWriter) throws -> Void) throws -> String {
-        let writer = JSONWriter(format: format)
-        try body(writer)
-        try writer.finish()
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     /// `json` copied through a writer in `format`.
     func copied(_ json: String, _ format: JSONWriter.Format, options: JSONParsingOptions = .init()) throws -> String {
         try written(format) { try $0.copy(from: JSONReader(.string(json), options: options)) }

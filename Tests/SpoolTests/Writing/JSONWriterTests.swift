@@ -4,14 +4,6 @@ import Testing
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
-    /// The text a memory writer holds after `body`.
-    func written(_ format: JSONWriter.Format = .compact, _ body: (JSONWriter) throws -> Void) throws -> String {
-        let writer = JSONWriter(format: format)
-        try body(writer)
-        try writer.finish()
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     /// A small document exercising every call.
     func document(_ writer: JSONWriter) throws {
         try writer.beginObject()
