@@ -57,7 +57,7 @@ extension JSONWriter {
     func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, keepingRoom trailing: Int) throws(WriteError) {
         // (jq's escapes in a loop of their own, out of line: checked for in this one, they
         // took writeQuoted 13 % more instructions on twitter.json in every layout.)
-        if escapesDelete {
+        if jqStyle {
             try appendEscapedForJQ(text, keepingRoom: trailing)
         } else {
             try appendEscaped(text, keepingRoom: trailing, deletes: false)

@@ -126,14 +126,13 @@ public final class JSONWriter {
     /// Any number of top-level values, each followed by a line feed (``Format/lines``, jq's
     /// layout), unless the writer's top level is nested in another writer's output.
     let lines: Bool
-    /// jq's layout: `"key": value`, and empty containers as `[]` and `{}` (the line feed
-    /// after an opening bracket comes with the first element).
-    let jqLayout: Bool
+    /// jq's way (``Format/jq(indent:)``): its layout, `"key": value` and empty containers as
+    /// `[]` and `{}` (the line feed after an opening bracket comes with the first element),
+    /// and its escapes, U+007F written as `\u007f`.
+    let jqStyle: Bool
     /// Every object's members are sorted by key when it ends (``Format/sortsKeys``).
     let sortsKeys: Bool
     let escapesSlashes: Bool
-    /// U+007F is written as `\u007f`, as jq writes it.
-    let escapesDelete: Bool
     let indentWidth: Int
     /// The widest indentation (``Format/maxIndentation``, in whole levels), or `Int.max`.
     let indentationLimit: Int
@@ -179,10 +178,9 @@ public final class JSONWriter {
         self.format = format
         pretty = format.isPretty
         lines = format.writesLines && !nested
-        jqLayout = format.isJQ
+        jqStyle = format.isJQ
         sortsKeys = format.sortsKeys
         escapesSlashes = format.escapesSlashes
-        escapesDelete = format.isJQ
         indentWidth = format.indentWidth
         indentationLimit = format.indentationLimit
         capacity = max(initialCapacity, 64)
@@ -520,7 +518,7 @@ public final class JSONWriter {
     func writeColon() throws(WriteError) {
         if pretty {
             try reserve(3)
-            if !jqLayout { append(0x20) }
+            if !jqStyle { append(0x20) }
             append(UInt8(ascii: ":"))
             append(0x20)
         } else {
@@ -541,7 +539,7 @@ public final class JSONWriter {
             if current.count > 0 {
                 append(UInt8(ascii: ","))
                 append(0x0A)
-            } else if jqLayout {
+            } else if jqStyle {
                 append(0x0A)
             }
             appendSpaces(indent)
@@ -558,7 +556,7 @@ public final class JSONWriter {
         try beginValue()
         try reserve(2)
         append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        if pretty && !jqLayout { append(0x0A) }
+        if pretty && !jqStyle { append(0x0A) }
         pushFrame(kind, sorted: sorted, checksKeys: checksKeys)
     }
 
@@ -591,7 +589,7 @@ public final class JSONWriter {
                 if keysInBufferFrom > members.count { keysInBufferFrom = members.count }
             }
         }
-        if pretty && !(jqLayout && current.count == 0) {
+        if pretty && !(jqStyle && current.count == 0) {
             let indent = indentation(atLevel: baseLevel &+ outer.count &- 1)
             try reserve(indent &+ 2)
             append(0x0A)
@@ -610,12 +608,12 @@ public final class JSONWriter {
     /// spaces in pretty output (but not for an empty container in jq's layout, `[]`, `{}`).
     func closingLength(endingAt end: Int, indent: Int) -> Int {
         guard pretty else { return 1 }
-        if jqLayout && end >= 2 && (buffer[end &- 2] == UInt8(ascii: "{") || buffer[end &- 2] == UInt8(ascii: "[")) { return 1 }
+        if jqStyle && end >= 2 && (buffer[end &- 2] == UInt8(ascii: "{") || buffer[end &- 2] == UInt8(ascii: "[")) { return 1 }
         return 2 &+ indent
     }
 
     /// The width of the colon after a key: ` : ` in pretty output, `: ` in jq's, else `:`.
-    var colonWidth: Int { pretty ? (jqLayout ? 2 : 3) : 1 }
+    var colonWidth: Int { pretty ? (jqStyle ? 2 : 3) : 1 }
 
     /// The spaces before a line at nesting `level` in pretty output.
     @inline(__always)
