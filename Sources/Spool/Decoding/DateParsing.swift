@@ -320,8 +320,7 @@ struct DatePattern: Sendable {
     /// ``parse(bytes:)``, but every part is where the pattern puts it once the length is right.
     private func parse(fixed bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == fixedLength else { return nil }
-        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
-        var fraction = 0.0
+        var fields = NumberFields()
         var i = 0
         for part in parts {
             if part.field == .literal {
@@ -329,26 +328,40 @@ struct DatePattern: Sendable {
                 i &+= 1
                 continue
             }
-            guard let value = CivilDate.digits(bytes, at: i, width: part.width) else { return nil }
+            guard let value = CivilDate.digits(bytes, at: i, width: part.width), fields.set(part, value) else { return nil }
             i &+= part.width
+        }
+        return CivilDate.date(
+            year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+            second: fields.second, fraction: fields.fraction)
+    }
+
+    /// The number fields of a date as they are read, from January 1st, 1970, 00:00:00.
+    private struct NumberFields {
+        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+
+        /// Sets the number field `part` reads; false for a value no date has.
+        @inline(__always)
+        mutating func set(_ part: Part, _ value: Int) -> Bool {
             switch part.field {
             case .year:
                 // Year 0 (1 BC) has no year of era: DateFormatter's `yyyy` refuses it too.
-                guard value > 0 else { return nil }
+                guard value > 0 else { return false }
                 year = value
             case .month: month = value
             case .day: day = value
             case .hour: hour = value
             case .minute: minute = value
             case .second: second = value
-            default: fraction = Self.fraction(value, digits: part.width)
+            default: fraction = DatePattern.fraction(value, digits: part.width)
             }
+            return true
         }
-        return CivilDate.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
     }
 
     /// `value` as the fraction of `digits` digits after the point.
-    private static func fraction(_ value: Int, digits: Int) -> Double {
+    fileprivate static func fraction(_ value: Int, digits: Int) -> Double {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         return Double(value) / scale
@@ -356,9 +369,9 @@ struct DatePattern: Sendable {
 
     /// The date of any text, or why it has none.
     private func parse(bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, offset = 0
+        var fields = NumberFields()
+        var offset = 0
         var weekday = -1
-        var fraction = 0.0
         var i = 0
         for part in parts {
             switch part.field {
@@ -367,7 +380,7 @@ struct DatePattern: Sendable {
                 i &+= 1
             case .monthName:
                 guard let (index, length) = Self.name(in: bytes, at: i, from: Self.lowercaseMonthNames) else { return .mismatch }
-                month = index + 1
+                fields.month = index + 1
                 i += length
             case .weekday:
                 guard let (index, length) = Self.name(in: bytes, at: i, from: Self.lowercaseDayNames) else { return .mismatch }
@@ -381,26 +394,17 @@ struct DatePattern: Sendable {
                 guard Self.isUTC(bytes, at: i) else { return .zoneName }
                 i += 3
             default:
-                guard let value = CivilDate.digits(bytes, at: i, width: part.width) else { return .mismatch }
-                i += part.width
-                switch part.field {
-                case .year:
-                    // Year 0 (1 BC) has no year of era: DateFormatter's `yyyy` refuses it too.
-                    guard value > 0 else { return .mismatch }
-                    year = value
-                case .month: month = value
-                case .day: day = value
-                case .hour: hour = value
-                case .minute: minute = value
-                case .second: second = value
-                default: fraction = Self.fraction(value, digits: part.width)
+                guard let value = CivilDate.digits(bytes, at: i, width: part.width), fields.set(part, value) else {
+                    return .mismatch
                 }
+                i += part.width
             }
         }
+        let (year, month, day) = (fields.year, fields.month, fields.day)
         guard i == bytes.count,
             let date = CivilDate.date(
-                year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction,
-                offsetSeconds: offset)
+                year: year, month: month, day: day, hour: fields.hour, minute: fields.minute, second: fields.second,
+                fraction: fields.fraction, offsetSeconds: offset)
         else { return .mismatch }
         if weekday >= 0 {
             let actual = CivilDate.weekday(days: CivilDate.days(year: year, month: month, day: day))
