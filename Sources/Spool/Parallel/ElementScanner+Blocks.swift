@@ -27,7 +27,7 @@ extension ElementScanner {
             let inStrings = BlockMasks.prefixXOR(masks.quote & ~escapedBytes) ^ inStringCarry
             var events = (masks.structural | masks.backslash) & ~inStrings
             while events != 0 {
-                let at = index + events.trailingZeroBitCount
+                let at = index &+ events.trailingZeroBitCount
                 events &= events &- 1
                 guard handle(chunk.bytes[at], at: at, in: chunk, into: &boundaries) else {
                     inString = false
@@ -36,7 +36,7 @@ extension ElementScanner {
                 }
             }
             inStringCarry = UInt64(bitPattern: Int64(bitPattern: inStrings) >> 63)
-            index += 64
+            index &+= 64
         }
         inString = inStringCarry != 0
         escaped = escapeCarry != 0
@@ -47,18 +47,18 @@ extension ElementScanner {
     /// it; false when the phase is no longer fast (or a doubt).
     @inline(__always)
     private mutating func handle(_ byte: UInt8, at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
-        switch byte {
-        case UInt8(ascii: "["), UInt8(ascii: "{"):
+        // Commas first: most events, and most of them inside elements, where they do nothing.
+        if byte == UInt8(ascii: ",") {
+            return kinds.depth != arrayDepth || separator(at: index, in: chunk, into: &boundaries)
+        }
+        // `[` and `{` are 0x5B and 0x7B, `]` and `}` 0x5D and 0x7D.
+        switch byte | 0x20 {
+        case UInt8(ascii: "{"):
             return open(isObject: byte == UInt8(ascii: "{"), at: index, in: chunk)
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        case UInt8(ascii: "}"):
             return close(isObject: byte == UInt8(ascii: "}"), at: index, in: chunk, into: &boundaries)
-        case UInt8(ascii: ","):
-            if kinds.depth == arrayDepth, case .elements = phase {
-                return separator(at: index, in: chunk, into: &boundaries)
-            }
-            return true
         default:
-            return stop(.strayBackslash, at: chunk.base + index)
+            return stop(.strayBackslash, at: chunk.base &+ index)
         }
     }
 }

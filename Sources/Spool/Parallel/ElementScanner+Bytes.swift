@@ -72,18 +72,29 @@ extension ElementScanner {
     private mutating func fastBytes(_ chunk: Chunk, from start: Int, into boundaries: inout [Range<Int>]) -> Int {
         var index = start
         while index < chunk.count {
-            let byte = chunk.bytes[index]
-            index += 1
             if inString {
                 if escaped {
                     escaped = false
-                } else if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    continue
+                }
+                // To the next quote or backslash.
+                var byte = chunk.bytes[index]
+                while byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    index += 1
+                    guard index < chunk.count else { return index }
+                    byte = chunk.bytes[index]
+                }
+                index += 1
+                if byte == UInt8(ascii: "\"") {
                     inString = false
-                } else if byte == UInt8(ascii: "\\") {
+                } else {
                     escaped = true
                 }
                 continue
             }
+            let byte = chunk.bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "\""):
                 inString = true
@@ -92,7 +103,7 @@ extension ElementScanner {
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 guard close(isObject: byte == UInt8(ascii: "}"), at: index - 1, in: chunk, into: &boundaries) else { return index }
             case UInt8(ascii: ","):
-                if kinds.depth == arrayDepth, case .elements = phase {
+                if kinds.depth == arrayDepth {
                     guard separator(at: index - 1, in: chunk, into: &boundaries) else { return chunk.count }
                 }
             case UInt8(ascii: "\\"):

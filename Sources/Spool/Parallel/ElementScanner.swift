@@ -104,15 +104,17 @@ struct ElementScanner {
     /// Where to go after the value skipped by ``Phase/skipValue``, ``Phase/scalar`` or
     /// ``Phase/skipping``.
     var resume = Phase.afterRoot
-    /// The depth at which ``Phase/skipping`` ends.
-    var skipDepth = 0
+    /// The depth at which ``Phase/skipping`` ends; -1 in other phases (so that a close
+    /// bracket needs no look at the phase).
+    var skipDepth = -1
     /// Inside a string.
     var inString = false
     /// Inside a string, after a backslash: the next byte is escaped.
     var escaped = false
     var kinds = ContainerKinds()
-    /// The depth inside the array at the path (its own level).
-    var arrayDepth = 0
+    /// The depth inside the array at the path (its own level) in ``Phase/elements``; -1 in
+    /// other phases (so that a comma or bracket needs no look at the phase).
+    var arrayDepth = -1
     /// Whether the array at the path is between a `[` or `,` and the next element's first byte.
     var awaitingStart = false
     /// Whether a comma of the array at the path has been seen (`[]` is empty, `[1,]` is not).
@@ -230,13 +232,14 @@ struct ElementScanner {
     /// when the phase is no longer fast (or a doubt).
     @inline(__always)
     mutating func close(isObject: Bool, at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
-        if kinds.depth == arrayDepth, case .elements = phase {
+        if kinds.depth == arrayDepth {
             return closeArray(isObject: isObject, at: index, in: chunk, into: &boundaries)
         }
-        guard let open = kinds.pop(), open == isObject else { return stop(.mismatchedBracket, at: chunk.base + index) }
-        if kinds.depth == skipDepth, case .skipping = phase {
+        guard let open = kinds.pop(), open == isObject else { return stop(.mismatchedBracket, at: chunk.base &+ index) }
+        if kinds.depth == skipDepth {
+            skipDepth = -1
             phase = resume
-            return isFast
+            return false
         }
         return true
     }
@@ -251,6 +254,7 @@ struct ElementScanner {
             elementCount += 1
         }
         awaitingStart = false
+        arrayDepth = -1
         arrayEnd = chunk.base + index + 1
         if kinds.depth == 0 {
             phase = .afterRoot
@@ -266,7 +270,7 @@ struct ElementScanner {
     /// A comma at chunk index `index` in the array at the path (at its own level).
     @inline(__always)
     mutating func separator(at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
-        if awaitingStart { return stop(.emptyElement, at: chunk.base + index) }
+        if awaitingStart { return stop(.emptyElement, at: chunk.base &+ index) }
         boundaries.append(elementStart..<end(before: index, in: chunk))
         elementCount += 1
         sawComma = true
