@@ -1,4 +1,4 @@
-/// The element pre-scan (``ElementScanner``) for the benchmarks, which time it on files.
+/// The element pre-scan (`ElementScanner`, internal) for the benchmarks, which time it on files.
 ///
 /// Not API: `@_spi(Testing)`, and it may change or go at any time.
 @_spi(Testing) public enum ElementScanBenchmark {

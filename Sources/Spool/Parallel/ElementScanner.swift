@@ -150,10 +150,6 @@ struct ElementScanner {
         self.allowsByteOrderMark = allowsByteOrderMark
     }
 
-    /// Whether the scanner has nothing more to say: it doubted, or the top-level value has
-    /// ended (only whitespace may follow, which ``finish()`` does not need).
-    var isStopped: Bool { doubt != nil }
-
     /// Scans the next chunk of the input (the one after the bytes already scanned), appending
     /// the boundaries of the elements that end in it to `boundaries`.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, into boundaries: inout [Range<Int>]) {
