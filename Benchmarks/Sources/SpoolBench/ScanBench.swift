@@ -9,12 +9,14 @@ import Darwin
 /// `scan-simd PATH FILE [CHUNK]`, `scan-scalar PATH FILE [CHUNK]`: the element pre-scan of the
 /// parallel pipeline (issue 25), blocks of SIMD masks or the byte loop, over FILE read into
 /// memory first (not timed), CHUNK bytes at a time (default: the whole file in one chunk).
+/// PATH `--ndjson` scans for the top-level values of NDJSON instead of an array's elements.
 /// Prints the elements found, the bytes, the scan's seconds and GB/s (10^9 bytes a second).
 /// `scan-read PATH FILE` only reads the file: the baseline that callgrind counts are taken
 /// from (instructions of `scan-simd` minus those of `scan-read`, over the file's bytes).
 func runScanMode(_ mode: String, _ arguments: [String]) {
-    guard arguments.count >= 2, let path = try? JSONKeyPath(parsing: arguments[0]) else {
-        fail("usage: spool-bench \(mode) PATH FILE [CHUNK]   (PATH as Spool prints it: objects, data.items, .)", code: 64)
+    let path: JSONKeyPath?? = arguments.first == "--ndjson" ? .some(nil) : arguments.first.flatMap { try? JSONKeyPath(parsing: $0) }
+    guard arguments.count >= 2, let path else {
+        fail("usage: spool-bench \(mode) PATH|--ndjson FILE [CHUNK]   (PATH as Spool prints it: objects, data.items, .)", code: 64)
     }
     let file = arguments[1]
     guard let bytes = readWholeFile(file) else { fail("\(mode): cannot read \(file)", code: 1) }

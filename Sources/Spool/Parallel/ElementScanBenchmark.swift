@@ -2,14 +2,17 @@
 ///
 /// Not API: `@_spi(Testing)`, and it may change or go at any time.
 @_spi(Testing) public enum ElementScanBenchmark {
-    /// Scans `bytes` for the elements of the array at `path`, `chunkSize` bytes at a time, with
-    /// the block loop (`vector`) or the byte loop: the number of elements, the sum of their
-    /// lengths, and the doubt (nil when the document was complete and valid as far as the
-    /// scan looks), or nil for a path with a wildcard.
+    /// Scans `bytes` for the elements of the array at `path` (for the top-level values of
+    /// NDJSON when `path` is nil), `chunkSize` bytes at a time, with the block loop (`vector`)
+    /// or the byte loop: the number of elements, the sum of their lengths, and the doubt (nil
+    /// when the document was complete and valid as far as the scan looks), or nil for a path
+    /// with a wildcard.
     public static func scan(
-        _ bytes: UnsafeRawBufferPointer, at path: JSONKeyPath, vector: Bool, chunkSize: Int
+        _ bytes: UnsafeRawBufferPointer, at path: JSONKeyPath?, vector: Bool, chunkSize: Int
     ) -> (elements: Int, elementBytes: Int, doubt: String?)? {
-        guard var scanner = ElementScanner(path: path, implementation: vector ? .blocks : .bytes) else { return nil }
+        let implementation: ElementScanner.Implementation = vector ? .blocks : .bytes
+        let made = path.map { ElementScanner(path: $0, implementation: implementation) } ?? ElementScanner(topLevelValues: implementation)
+        guard var scanner = made else { return nil }
         var boundaries: [Range<Int>] = []
         boundaries.reserveCapacity(4096)
         var elementBytes = 0
@@ -22,7 +25,7 @@
             boundaries.removeAll(keepingCapacity: true)
             start = end
         }
-        scanner.finish()
+        scanner.finish(into: &boundaries)
         return (scanner.elementCount, elementBytes, scanner.doubt?.description)
     }
 }

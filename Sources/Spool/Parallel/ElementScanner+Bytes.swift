@@ -15,18 +15,18 @@ extension ElementScanner {
             }
             if case .stopped = phase { return chunk.count }
             if inString {
-                index = stringBytes(chunk, from: index)
+                index = stringBytes(chunk, from: index, into: &boundaries)
                 continue
             }
             let byte = chunk.bytes[index]
-            if step(byte, at: index, in: chunk) { index += 1 }
+            if step(byte, at: index, in: chunk, into: &boundaries) { index += 1 }
         }
         return index
     }
 
     /// Inside a string on the path's levels (a key, or a string value beside the path): to
     /// its end. Returns the index after the last byte scanned.
-    private mutating func stringBytes(_ chunk: Chunk, from start: Int) -> Int {
+    private mutating func stringBytes(_ chunk: Chunk, from start: Int, into boundaries: inout [Range<Int>]) -> Int {
         var index = start
         if case .key(let level, var matched) = phase {
             defer { if case .key = phase { phase = .key(level: level, matched: matched) } }
@@ -58,6 +58,10 @@ extension ElementScanner {
                 escaped = false
             } else if byte == UInt8(ascii: "\"") {
                 inString = false
+                if case .topString = phase {
+                    report(elementStart..<(chunk.base + index), into: &boundaries)
+                    phase = .nextValue
+                }
                 return index
             } else if byte == UInt8(ascii: "\\") {
                 escaped = true
@@ -118,7 +122,7 @@ extension ElementScanner {
 
     /// One byte outside strings on the path's levels (or beside them). Returns false when the
     /// byte is to be read again in the new phase.
-    private mutating func step(_ byte: UInt8, at index: Int, in chunk: Chunk) -> Bool {
+    private mutating func step(_ byte: UInt8, at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
         let offset = chunk.base + index
         let whitespace = Self.isWhitespace(byte)
         switch phase {
@@ -131,7 +135,7 @@ extension ElementScanner {
             return enterValue(byte, level: level, at: index, in: chunk)
         case .byteOrderMark(let matched):
             guard byte == (matched == 1 ? 0xBB : 0xBF) else { return stop(.unexpectedByte, at: offset) || true }
-            phase = matched == 2 ? .value(level: 0) : .byteOrderMark(matched: matched + 1)
+            phase = matched < 2 ? .byteOrderMark(matched: matched + 1) : multipleValues ? .nextValue : .value(level: 0)
         case .keyOrEnd(let level, let afterComma):
             if whitespace { return true }
             switch byte {
@@ -213,6 +217,41 @@ extension ElementScanner {
             }
         case .afterRoot:
             if !whitespace { stop(.trailingBytes, at: offset) }
+        case .nextValue:
+            if whitespace { return true }
+            if offset == 0 && byte == 0xEF && allowsByteOrderMark {
+                phase = .byteOrderMark(matched: 1)
+                return true
+            }
+            elementStart = offset
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                phase = .topString
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                skipDepth = 0
+                guard open(isObject: byte == UInt8(ascii: "{"), at: index, in: chunk) else { return true }
+                resume = .nextValue
+                phase = .skipping
+            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\\"):
+                stop(.unexpectedByte, at: offset)
+            default:
+                phase = .topScalar
+            }
+        case .topScalar:
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"):
+                report(elementStart..<offset, into: &boundaries)
+                phase = .nextValue
+                return whitespace
+            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\\"):
+                stop(.unexpectedByte, at: offset)
+            default:
+                break
+            }
+        case .topString:
+            // (A top-level string's bytes are read by `stringBytes`.)
+            stop(.unexpectedByte, at: offset)
         case .skipping, .elements, .stopped:
             // (Handled by `fastBytes` and `scanBytes`.)
             break

@@ -10,7 +10,10 @@
 /// caller's array, which the caller may empty between chunks.
 ///
 /// The path is a ``JSONKeyPath`` of keys and indices from the root, without wildcards; the
-/// empty path is a root array. Keys on the path's levels are compared as raw bytes.
+/// empty path is a root array. Keys on the path's levels are compared as raw bytes. For NDJSON
+/// (``init(topLevelValues:maxDepth:allowsByteOrderMark:)``) the elements are the top-level
+/// values instead, as the serial parser streams them with `allowsMultipleValues`: split where
+/// each value ends (a newline, other whitespace, or nothing after a container or string).
 ///
 /// **Doubt.** The scanner tracks strings, escapes, brackets (their kinds too, on a stack), the
 /// commas of the array at the path, and on the path's own levels the whole object and array
@@ -88,11 +91,19 @@ struct ElementScanner {
         case elements
         /// After the top-level value: whitespace only.
         case afterRoot
+        /// NDJSON: before a top-level value (or between two).
+        case nextValue
+        /// NDJSON: inside a top-level number or literal.
+        case topScalar
+        /// NDJSON: inside a top-level string.
+        case topString
         /// Stopped: ``doubt`` says why.
         case stopped
     }
 
     let steps: [Step]
+    /// NDJSON: the elements are the top-level values.
+    let multipleValues: Bool
     let implementation: Implementation
     let maxDepth: Int
     let allowsByteOrderMark: Bool
@@ -145,9 +156,22 @@ struct ElementScanner {
             }
         }
         self.steps = steps
+        multipleValues = false
         self.implementation = implementation
         self.maxDepth = max(1, maxDepth)
         self.allowsByteOrderMark = allowsByteOrderMark
+    }
+
+    /// A scanner for the top-level values of NDJSON (JSON Lines, concatenated JSON): each value
+    /// is an element, as the serial parser streams them with `allowsMultipleValues` and the
+    /// empty path. The input may end after any value (or hold none).
+    init(topLevelValues implementation: Implementation = .default, maxDepth: Int = 512, allowsByteOrderMark: Bool = true) {
+        steps = []
+        multipleValues = true
+        self.implementation = implementation
+        self.maxDepth = max(1, maxDepth)
+        self.allowsByteOrderMark = allowsByteOrderMark
+        phase = .nextValue
     }
 
     /// Scans the next chunk of the input (the one after the bytes already scanned), appending
@@ -177,15 +201,24 @@ struct ElementScanner {
         if last >= 0 { lastNonWhitespace = base + last }
     }
 
-    /// Says that the input has ended: a doubt unless the top-level value is complete.
-    mutating func finish() {
+    /// Says that the input has ended: a doubt unless the top-level value is complete (for
+    /// NDJSON, unless it ends between values or after a number or literal, whose boundary it
+    /// appends to `boundaries`).
+    mutating func finish(into boundaries: inout [Range<Int>]) {
         guard doubt == nil else { return }
         if inString {
             doubt = ScanDoubt(offset: offset, reason: .endInsideString)
-        } else if case .afterRoot = phase {
-            return
         } else {
-            doubt = ScanDoubt(offset: offset, reason: .endOfInput)
+            switch phase {
+            case .afterRoot, .nextValue:
+                return
+            case .topScalar:
+                report(elementStart..<offset, into: &boundaries)
+                phase = .nextValue
+                return
+            default:
+                doubt = ScanDoubt(offset: offset, reason: .endOfInput)
+            }
         }
         phase = .stopped
     }
@@ -241,6 +274,10 @@ struct ElementScanner {
         if kinds.depth == skipDepth {
             skipDepth = -1
             phase = resume
+            if multipleValues {
+                // (NDJSON: a top-level container ends.)
+                report(elementStart..<(chunk.base &+ index &+ 1), into: &boundaries)
+            }
             return false
         }
         return true
@@ -252,8 +289,7 @@ struct ElementScanner {
         if awaitingStart {
             if sawComma { return stop(.emptyElement, at: chunk.base + index) }
         } else {
-            boundaries.append(elementStart..<end(before: index, in: chunk))
-            elementCount += 1
+            report(elementStart..<end(before: index, in: chunk), into: &boundaries)
         }
         awaitingStart = false
         arrayDepth = -1
@@ -269,12 +305,18 @@ struct ElementScanner {
         return true
     }
 
+    /// Reports the boundary of an element.
+    @inline(__always)
+    mutating func report(_ boundary: Range<Int>, into boundaries: inout [Range<Int>]) {
+        boundaries.append(boundary)
+        elementCount += 1
+    }
+
     /// A comma at chunk index `index` in the array at the path (at its own level).
     @inline(__always)
     mutating func separator(at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
         if awaitingStart { return stop(.emptyElement, at: chunk.base &+ index) }
-        boundaries.append(elementStart..<end(before: index, in: chunk))
-        elementCount += 1
+        report(elementStart..<end(before: index, in: chunk), into: &boundaries)
         sawComma = true
         findStart(after: index, in: chunk)
         return true

@@ -17,12 +17,16 @@ struct ElementScannerTests {
         var description: String { "\(boundaries.count) boundaries \(boundaries.prefix(6))…, doubt \(doubt.map { "\($0)" } ?? "none")" }
     }
 
-    /// Scans `bytes` for the array at `path`, `chunkSize` bytes at a time.
+    /// Scans `bytes` for the array at `path` (or with `ndjson`, for the top-level values),
+    /// `chunkSize` bytes at a time.
     static func scan(
-        _ bytes: [UInt8], at path: JSONKeyPath = .root, _ implementation: ElementScanner.Implementation, chunkSize: Int,
-        maxDepth: Int = 512
+        _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, _ implementation: ElementScanner.Implementation,
+        chunkSize: Int, maxDepth: Int = 512
     ) -> Outcome {
-        guard var scanner = ElementScanner(path: path, implementation: implementation, maxDepth: maxDepth) else {
+        let made = ndjson
+            ? ElementScanner(topLevelValues: implementation, maxDepth: maxDepth)
+            : ElementScanner(path: path, implementation: implementation, maxDepth: maxDepth)
+        guard var scanner = made else {
             Issue.record("path \(path) refused")
             return Outcome(boundaries: [])
         }
@@ -35,7 +39,7 @@ struct ElementScannerTests {
                 start = end
             }
         }
-        scanner.finish()
+        scanner.finish(into: &boundaries)
         #expect(scanner.elementCount == boundaries.count)
         #expect(scanner.offset == bytes.count)
         return Outcome(boundaries: boundaries, doubt: scanner.doubt, arrayEnd: scanner.arrayEnd)
@@ -48,9 +52,11 @@ struct ElementScannerTests {
         var failure: Int?
     }
 
-    static func serial(_ bytes: [UInt8], at path: JSONKeyPath = .root) -> Serial {
+    static func serial(_ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false) -> Serial {
         var result = Serial()
-        let stream = JSONStream(.bytes(bytes))
+        var options = JSONParsingOptions()
+        options.allowsMultipleValues = ndjson
+        let stream = JSONStream(.bytes(bytes), options: options)
         let elements = stream.elements(of: Located<JSONValue>.self, at: path)
         do {
             while let element = try elements.next() {
@@ -87,14 +93,14 @@ struct ElementScannerTests {
     /// Both implementations, at each chunk size, report exactly what the serial parser does,
     /// and no doubt (for a valid document that holds the array).
     static func expectExact(
-        _ bytes: [UInt8], at path: JSONKeyPath = .root, chunkSizes: [Int] = someChunkSizes, _ what: String,
+        _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, chunkSizes: [Int] = someChunkSizes, _ what: String,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        let serial = serial(bytes, at: path)
+        let serial = serial(bytes, at: path, ndjson: ndjson)
         #expect(serial.failure == nil, "\(what): the serial parser failed at \(serial.failure ?? -1)", sourceLocation: sourceLocation)
         for implementation in [ElementScanner.Implementation.blocks, .bytes] {
             for chunkSize in chunkSizes {
-                let outcome = scan(bytes, at: path, implementation, chunkSize: chunkSize)
+                let outcome = scan(bytes, at: path, ndjson: ndjson, implementation, chunkSize: chunkSize)
                 #expect(
                     outcome.boundaries == serial.boundaries && outcome.doubt == nil,
                     "\(what), \(implementation), chunks of \(chunkSize): \(outcome) against \(serial.boundaries.prefix(6))",
@@ -110,14 +116,14 @@ struct ElementScannerTests {
     /// Returns the scan's outcome.
     @discardableResult
     static func expectConsistent(
-        _ bytes: [UInt8], at path: JSONKeyPath = .root, chunkSizes: [Int] = someChunkSizes, _ what: String,
+        _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, chunkSizes: [Int] = someChunkSizes, _ what: String,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) -> Outcome {
-        let serial = serial(bytes, at: path)
-        let reference = scan(bytes, at: path, .bytes, chunkSize: Int.max / 2)
+        let serial = serial(bytes, at: path, ndjson: ndjson)
+        let reference = scan(bytes, at: path, ndjson: ndjson, .bytes, chunkSize: Int.max / 2)
         for implementation in [ElementScanner.Implementation.blocks, .bytes] {
             for chunkSize in chunkSizes {
-                let outcome = scan(bytes, at: path, implementation, chunkSize: chunkSize)
+                let outcome = scan(bytes, at: path, ndjson: ndjson, implementation, chunkSize: chunkSize)
                 #expect(outcome == reference, "\(what), \(implementation), chunks of \(chunkSize): \(outcome) against \(reference)",
                     sourceLocation: sourceLocation)
                 if outcome != reference { return reference }
@@ -422,6 +428,56 @@ struct ElementScannerTests {
         ], "last_updated": "2016-05-17T22:43:04Z"}
 
         """
+
+    // MARK: - NDJSON
+
+    @Test func topLevelValuesOfNDJSON() {
+        let cases: [(String, [String], ScanDoubt.Reason?)] = [
+            ("", [], nil),
+            ("\n\n", [], nil),
+            ("{\"a\": [1, \"}\"]}\n[2]\n\"s\\\"\"\n-1.5e3\ntrue\n", [#"{"a": [1, "}"]}"#, "[2]", #""s\"""#, "-1.5e3", "true"], nil),
+            ("1 2\r\n\t3", ["1", "2", "3"], nil),
+            ("{}{} [][]\"a\"\"b\"", ["{}", "{}", "[]", "[]", "\"a\"", "\"b\""], nil),
+            ("{\n  \"multi\": [\n 1\n ]\n}\n{}", ["{\n  \"multi\": [\n 1\n ]\n}", "{}"], nil),
+            ("\u{FEFF}{}\n1", ["{}", "1"], nil),
+            ("{}\n{", ["{}"], .endOfInput),
+            ("{}\n\"a", ["{}"], .endInsideString),
+            ("{}\n]", ["{}"], .unexpectedByte),
+            ("{]\n{}", [], .mismatchedBracket),
+            ("1,2", [], .unexpectedByte),
+        ]
+        for (json, elements, reason) in cases {
+            let bytes = Array(json.utf8)
+            let outcome = Self.expectConsistent(bytes, ndjson: true, "\(json.debugDescription)")
+            #expect(outcome.boundaries.map { String(decoding: bytes[$0], as: UTF8.self) } == elements, "\(json.debugDescription)")
+            #expect(outcome.doubt?.reason == reason, "\(json.debugDescription): \(outcome)")
+        }
+    }
+
+    @Test func generatedNDJSON() {
+        var random = SplitMix(seed: 1_000)
+        for round in 0..<30 {
+            var lines: [String] = []
+            for _ in 0..<(3 + round % 7) {
+                let (document, _) = Self.hostileDocument(&random, elements: 1 + Int(random.next() % 4))
+                // One value a line, pretty or compact (the generator's own newlines kept).
+                lines.append(document.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let separator = ["\n", "\r\n", "\n\n", " \n\t"][round % 4]
+            let bytes = Array((lines.joined(separator: separator) + (round % 2 == 0 ? "\n" : "")).utf8)
+            Self.expectExact(bytes, ndjson: true, chunkSizes: Array(1...70) + [128, 1000, Int.max / 2], "NDJSON \(round)")
+            for length in stride(from: 0, to: bytes.count, by: 7) {
+                Self.expectConsistent(Array(bytes[..<length]), ndjson: true, chunkSizes: [1, 64, 4096], "NDJSON \(round) truncated at \(length)")
+            }
+        }
+        // The JSONTestSuite's files, each as a line.
+        var bytes: [UInt8] = []
+        for name in Fixtures.names(in: Fixtures.parsingDirectory, prefix: "y_") {
+            let trimmed = Self.trimmed(Fixtures.bytes(name))
+            if !trimmed.contains(UInt8(ascii: "\n")) && !trimmed.isEmpty { bytes += trimmed + [UInt8(ascii: "\n")] }
+        }
+        Self.expectExact(bytes, ndjson: true, chunkSizes: [1, 63, 64, 65, 4096], "JSONTestSuite as NDJSON")
+    }
 
     // MARK: - Generated documents
 
