@@ -3,9 +3,9 @@
 /// elements to workers that parse them each with their own yajl handle.
 ///
 /// Feed it the input in order, in chunks of any size (``scan(_:into:)``), then call
-/// ``finish()``. It appends each element's `[start, end)` (byte offsets from the input's
+/// ``finish(into:)``. It appends each element's `[start, end)` (byte offsets from the input's
 /// start: the element's first byte, one past its last) as soon as the comma or `]` after the
-/// element has been seen. Its state between chunks is a few words and a bit per open
+/// element has been seen (for NDJSON, as soon as the value has ended). Its state between chunks is a few words and a bit per open
 /// container (``ContainerKinds``): O(depth) memory, never O(input); the boundaries go to the
 /// caller's array, which the caller may empty between chunks.
 ///
