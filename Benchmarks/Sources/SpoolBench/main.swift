@@ -41,6 +41,10 @@ import Darwin
 ///   reads it only; `corpus-check DOC FILE` asserts both decode it `==` (CorpusBench.swift).
 /// - `fallback-foundation COUNT`, `fallback-codable COUNT`, `fallback-operators COUNT`: the
 ///   `try?` fallback idiom over COUNT strings, each tried as an Int first (FallbackBench.swift).
+/// - `scan-simd PATH FILE [CHUNK]`, `scan-scalar PATH FILE [CHUNK]`: the element pre-scan of the
+///   parallel pipeline over FILE in memory (64-byte SIMD blocks, or the byte loop), timed alone:
+///   elements, bytes, seconds, GB/s (PATH `--ndjson`: the top-level values of NDJSON);
+///   `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -72,7 +76,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench encode-spool|encode-spool-stream|encode-foundation[-sorted] CATALOG OUT\n"
         + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
         + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]\n"
-        + "       spool-bench numbers COUNT", code: 64)
+        + "       spool-bench numbers COUNT\n"
+        + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -168,6 +173,8 @@ case "corpus-foundation", "corpus-spool", "corpus-read", "corpus-check":
     runCorpusMode(mode, Array(arguments.dropFirst(2)))
 case "fallback-foundation", "fallback-codable", "fallback-operators":
     runFallbackMode(mode, Array(arguments.dropFirst(2)))
+case "scan-simd", "scan-scalar", "scan-read":
+    runScanMode(mode, Array(arguments.dropFirst(2)))
 default:
     fail("unknown mode \(mode)", code: 64)
 }
