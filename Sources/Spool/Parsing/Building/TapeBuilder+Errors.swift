@@ -26,18 +26,9 @@ extension TapeBuilder {
         return PendingError(.unexpectedEndOfInput, message, at: end)
     }
 
-    /// The first sequence that is not UTF-8 in the string whose opening quote is at `start`,
-    /// before `end`, as an error (with UTF-8 validation on): an error yajl reports later in the
-    /// string, or the end of the input inside it, is not the first problem then. yajl does not
-    /// check UTF-8 for Spool (``YajlHandle``), so nothing else has looked at those bytes yet.
+    /// Bad UTF-8 before `end` in the string at `start` (``StrictnessChecks/invalidUTF8(inStringAt:before:in:)``).
     func earlierInvalidUTF8(inStringAt start: Int, before end: Int) -> PendingError? {
-        let end = min(end, window.end)
-        guard options.validatesUTF8, start >= window.base, start + 1 < end, window[start] == UInt8(ascii: "\"") else {
-            return nil
-        }
-        let raw = UnsafeBufferPointer(start: window.pointer(at: start + 1), count: end - start - 1)
-        guard let failure = StringChecks.firstInvalidUTF8(raw) else { return nil }
-        return PendingError(.invalidString, failure.message, at: start + 1 + failure.index)
+        writer.checks.invalidUTF8(inStringAt: start, before: end, in: window)
     }
 
     /// Turns yajl's error into Spool's: the earliest problem, at the offending token.

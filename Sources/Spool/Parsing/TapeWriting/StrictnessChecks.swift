@@ -60,14 +60,22 @@ struct StrictnessChecks {
     /// for Spool, ``YajlHandle``, so that is the first problem, whatever the chunks were).
     @inline(never)
     func stringTooLong(at start: Int, in window: InputWindow) -> PendingError {
+        invalidUTF8(inStringAt: start, before: start &+ 1 &+ maxStringLength, in: window)
+            ?? tooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
+    }
+
+    /// The first sequence that is not UTF-8 in the string whose opening quote is at `start`,
+    /// before `end`, as an error (with UTF-8 validation on): a problem found later in the
+    /// string (yajl's error, the end of the input, the length limit) is not the first then.
+    /// yajl does not check UTF-8 for Spool (``YajlHandle``), so nothing else has looked at
+    /// those bytes yet.
+    func invalidUTF8(inStringAt start: Int, before end: Int, in window: InputWindow) -> PendingError? {
         let low = start &+ 1
-        let high = min(low &+ maxStringLength, window.end)
-        if validatesUTF8 && low >= window.base && high > low,
-            let failure = StringChecks.firstInvalidUTF8(UnsafeBufferPointer(start: window.pointer(at: low), count: high &- low))
-        {
-            return PendingError(.invalidString, failure.message, at: low &+ failure.index)
-        }
-        return tooLong("string", at: start, limit: maxStringLength, option: "maxStringLength")
+        let high = min(end, window.end)
+        guard validatesUTF8, start >= window.base, high > low, window[start] == UInt8(ascii: "\"") else { return nil }
+        guard let failure = StringChecks.firstInvalidUTF8(UnsafeBufferPointer(start: window.pointer(at: low), count: high &- low))
+        else { return nil }
+        return PendingError(.invalidString, failure.message, at: low &+ failure.index)
     }
 
     func commentTooLong(at start: Int) -> PendingError {
