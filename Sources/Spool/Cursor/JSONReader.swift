@@ -49,6 +49,12 @@ public final class JSONReader {
     /// Whether a whole-document decode reads the whole document before decoding it
     /// (``PipelineFactory/parsesBeforeDecoding(work:source:options:)``).
     var parsesBeforeDecoding: Bool { PipelineFactory.parsesBeforeDecoding(work: work, source: source, options: options) }
+
+    /// Makes room on the tape for every token of a document that ``parsesBeforeDecoding``
+    /// (``TokenTape/reserve(forInputOf:)``).
+    func reserveTapeForWholeDocument() {
+        if let size = source.totalSize { tape.reserve(forInputOf: size) }
+    }
     /// The tape writer on the reader's thread. Its tape is the reader's tape, whichever
     /// pipeline fills it.
     let builder: TapeBuilder

@@ -22,6 +22,7 @@ enum JSONDocument {
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
         if reader.parsesBeforeDecoding {
+            reader.reserveTapeForWholeDocument()
             try readRest(of: reader, valueAt: start)
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
