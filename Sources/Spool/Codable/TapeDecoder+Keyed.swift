@@ -54,7 +54,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let translation = decoder.session.keyTranslation { return try lookup(key.stringValue, translation) }
         var name = key.stringValue
         do {
-            return try name.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten()) }
+            return try name.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten(), in: &state.lookups) }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
         }
@@ -66,7 +66,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let translation = decoder.session.keyTranslation { return try lookup(wanted, translation) }
         var wanted = wanted
         do {
-            return try wanted.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten()) }
+            return try wanted.withUTF8 { try decoder.context.member(utf8: $0, ofObjectAt: object, keys: KeysAsWritten(), in: &state.lookups) }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
         }
@@ -78,7 +78,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         do {
             let context = decoder.context
             return try TranslatedKeys.with(translation, decoder: decoder, parent: parent, key: key) { keys in
-                try wanted.withUTF8 { try context.member(utf8: $0, ofObjectAt: object, keys: keys) }
+                try wanted.withUTF8 { try context.member(utf8: $0, ofObjectAt: object, keys: keys, in: &state.lookups) }
             }
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
@@ -380,6 +380,11 @@ final class KeyedContainerState {
     let lease: DecodingContext.ChildWalk.Lease?
     /// This container's own path once a child has asked for it.
     private var ownNode: CodingPathNode?
+    /// Where this container's lookups in its object have got to: kept here, not on the
+    /// context, so that a model's lookups go on where they were after a nested model has
+    /// looked up keys in its own objects. (Twitter statuses: every field after `user` or
+    /// `entities` was looked for from the first member again, 1.0M instructions a decode.)
+    @exclusivity(unchecked) var lookups = MemberLookups()
 
     /// What a parked state holds in place of its decoder (which holds the session, which holds
     /// the parked state): a decoder of nothing, shared, never read. (A decoder held unowned
@@ -405,6 +410,7 @@ final class KeyedContainerState {
         self.parent = parent
         self.key = key.owned
         ownNode = nil
+        lookups = MemberLookups()
     }
 
     /// Lets go of the decode's decoder, path and key: the container waits, unheld, for its

@@ -35,14 +35,13 @@ final class DecodingContext {
     var basePath: JSONKeyPath { baseLast.map { baseContainer + [$0] } ?? baseContainer }
     private let baseContainer: JSONKeyPath
     private let baseLast: JSONKeyPath.Component?
-    /// The last object searched for a key, and the value found in it: models usually ask for
-    /// fields in document order, so the next lookup starts after that value and most lookups
-    /// succeed at the first comparison.
-    @exclusivity(unchecked) var hintObject = -1
-    @exclusivity(unchecked) var hintValue = -1
-    /// The keys the lookups in `hintObject` have passed, so that a member found after the hint
-    /// is known to be the first with its key without looking back.
-    @exclusivity(unchecked) var keysPassed = KeysPassed()
+    /// Where the lookups of the operators (``Extractor``) have got to, in the last object
+    /// searched for a key. A `Decodable` model's keyed container keeps its own
+    /// (``KeyedContainerState``), so that it takes up its object where it left it after a
+    /// nested model has searched others.
+    @exclusivity(unchecked) var lookups = MemberLookups()
+    /// The index of a wide object's keys, shared by every lookup in that object.
+    @exclusivity(unchecked) var keyIndex = KeyIndex()
 
     /// How deep models decoded from this context may recurse on the thread's stack (set where
     /// the context is made, which is where its decoding starts).

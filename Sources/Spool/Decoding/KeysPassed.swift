@@ -22,7 +22,8 @@ extension DecodingContext {
     /// scan of the members passed: 750 scans, 2.1M instructions, per decode of twitter.json.)
     /// An exact answer walks the members again on the tape: a
     /// scan, and, in an object of more than 32 keys that has needed a few scans already, an
-    /// index from each key's hash to its first member, built once as the lookups go, so that
+    /// index from each key's hash to its first member (``DecodingContext/KeyIndex``, one per
+    /// context, for the last object that needed one), built once as the lookups go, so that
     /// wide objects stay linear. (Building the index costs a hash and an insertion per key: a
     /// wide object with one optional key missing is cheaper scanned once.)
     struct KeysPassed {
@@ -35,10 +36,6 @@ extension DecodingContext {
         private var last = -1
         /// How many keys were noted.
         private var count = 0
-        /// For wide objects: the first key token with each hash, for the members before
-        /// `hashedEnd` (a key token's index; -1 when nothing is indexed).
-        private var firstByHash: [Int: Int] = [:]
-        private var hashedEnd = -1
         /// Exact answers asked in this object, before an index is built.
         private var scans = 0
         /// Whether a key noted has a non-ASCII byte: then the same key may have been passed in
@@ -57,8 +54,6 @@ extension DecodingContext {
             count = 0
             scans = 0
             hasNonASCII = false
-            hashedEnd = -1
-            if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
         }
 
         /// The filter bits of `key`: two of 0 to 511, from its length and its first and last
@@ -79,6 +74,32 @@ extension DecodingContext {
             }
             let hash = mix &* 0x9E37_79B9_7F4A_7C15
             return (Int(truncatingIfNeeded: hash >> 55), Int(truncatingIfNeeded: hash >> 46) & 511)
+        }
+
+        /// What noting members changes, saved by ``mark`` and put back by ``restore(_:)``.
+        struct Mark {
+            fileprivate let filter: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            fileprivate let last: Int
+            fileprivate let count: Int
+            fileprivate let hasNonASCII: Bool
+        }
+
+        /// The keys noted so far, for a lookup that may find nothing: the members it passes
+        /// after the hint are then forgotten again (``restore(_:)``), so that the lookups
+        /// after it, which find those members in order, still get exact answers from the
+        /// filter instead of a scan of the whole object. (A Twitter status without
+        /// `possibly_sensitive`, or a user without `profile_banner_url`, made every lookup
+        /// after the missing key scan all the members before it.)
+        @inline(__always)
+        var mark: Mark { Mark(filter: filter, last: last, count: count, hasNonASCII: hasNonASCII) }
+
+        /// Forgets the members noted since `mark` was taken.
+        @inline(__always)
+        mutating func restore(_ mark: Mark) {
+            filter = mark.filter
+            last = mark.last
+            count = mark.count
+            hasNonASCII = mark.hasNonASCII
         }
 
         /// Notes the member whose key token, with text `key`, is at `index` (once: a member
@@ -154,17 +175,18 @@ extension DecodingContext {
         ) throws -> Int? {
             guard mayContain(key) else { return nil }
             let end = min(limit, last &+ 1)
-            guard bytesDecide(key), count > Self.wide, hashedEnd >= 0 || scans >= Self.scansBeforeIndex else {
+            let indexed = context.keyIndex.object == object && context.keyIndex.converted == converted
+            guard bytesDecide(key), count > Self.wide, indexed || scans >= Self.scansBeforeIndex else {
                 scans &+= 1
                 return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
             }
-            if hashedEnd < 0 { hashedEnd = object &+ 1 }
-            while hashedEnd < end {
-                let hash = Self.hash(keys.key(context.tape.bytes(of: context.tape[hashedEnd])))
-                if firstByHash[hash] == nil { firstByHash[hash] = hashedEnd }
-                hashedEnd = try context.lastIndex(ofValueAt: hashedEnd &+ 1) &+ 1
+            if !indexed { context.keyIndex.reset(for: object, converted: converted) }
+            while context.keyIndex.end < end {
+                let member = context.keyIndex.end
+                context.keyIndex.note(Self.hash(keys.key(context.tape.bytes(of: context.tape[member]))), at: member)
+                context.keyIndex.end = try context.lastIndex(ofValueAt: member &+ 1) &+ 1
             }
-            guard let candidate = firstByHash[Self.hash(key)] else { return nil }
+            guard let candidate = context.keyIndex.first(withHash: Self.hash(key)) else { return nil }
             if Self.equal(context.tape, candidate, key, keys: keys) { return candidate < end ? candidate : nil }
             // A hash collision with another key: look properly (rare).
             return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
@@ -196,5 +218,37 @@ extension DecodingContext {
             }
             return Int(truncatingIfNeeded: hash)
         }
+    }
+}
+
+extension DecodingContext {
+    /// For a wide object: the first key token with each hash, for its members before `end`
+    /// (``KeysPassed/first(_:ofObjectAt:before:in:keys:)``). It belongs to the object, not to
+    /// a lookup's progress, so the notes of every container reading that object share it.
+    struct KeyIndex {
+        /// The object indexed (its start token), or -1.
+        private(set) var object = -1
+        /// Whether its keys are indexed as converted by a key decoding strategy.
+        private(set) var converted = false
+        /// The key token of the first member not indexed yet.
+        var end = -1
+        private var firstByHash: [Int: Int] = [:]
+
+        /// Starts over, for the object at `object`.
+        mutating func reset(for object: Int, converted: Bool) {
+            self.object = object
+            self.converted = converted
+            end = object &+ 1
+            if !firstByHash.isEmpty { firstByHash.removeAll(keepingCapacity: true) }
+        }
+
+        /// Notes the member whose key token, with hash `hash`, is at `index`, unless an earlier
+        /// one has that hash.
+        mutating func note(_ hash: Int, at index: Int) {
+            if firstByHash[hash] == nil { firstByHash[hash] = index }
+        }
+
+        /// The first key token indexed with hash `hash`.
+        func first(withHash hash: Int) -> Int? { firstByHash[hash] }
     }
 }
