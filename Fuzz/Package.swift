@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzzPush", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // JSONStream/AsyncJSONStream elements and members of a Decodable vs of JSONValue.
         .executableTarget(name: "SpoolFuzzCodableStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // The element pre-scan of the parallel pipeline (a testing SPI) vs the serial parser.
+        .executableTarget(name: "SpoolFuzzScan", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )
