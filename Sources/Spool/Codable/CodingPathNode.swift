@@ -2,10 +2,17 @@
 /// the node of its own path, and a field's path is that node plus the field's key. The array a
 /// `Decoder` or container reports is built only when asked for (errors, `codingPath`).
 final class CodingPathNode {
-    let parent: CodingPathNode?
-    let key: any CodingKey
+    @exclusivity(unchecked) private(set) var parent: CodingPathNode?
+    @exclusivity(unchecked) private(set) var key: any CodingKey
 
     init(parent: CodingPathNode?, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    /// Makes this node the path of another value: only for a node that no one but its
+    /// container holds (``KeyedContainerState/node``), so that no path seen before changes.
+    func reuse(parent: CodingPathNode?, key: any CodingKey) {
         self.parent = parent
         self.key = key
     }

@@ -73,6 +73,38 @@ struct ReusableContainersTests {
         #expect(pair.second.map(\.path) == [["second", "Index 0"], ["second", "Index 1"]])
     }
 
+    /// Keeps the container of a nested value, whose path runs through the node of the
+    /// container around it: that node is made the next object's path only when nothing holds
+    /// it (``KeyedContainerState/node``), so a path kept never changes.
+    @Test func aPathKeptIsNotReusedForTheNextObject() throws {
+        final class Inner: Decodable {
+            enum CodingKeys: CodingKey { case x }
+            let container: KeyedDecodingContainer<CodingKeys>
+            init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: CodingKeys.self) }
+        }
+        struct Item: Decodable {
+            let inner: Inner
+            let id: Int
+        }
+        struct Plain: Decodable { let inner: [String: Int]; let id: Int }
+        let data = Data(#"[{"inner":{"x":1},"id":0},{"inner":{"x":2},"id":1},{"inner":{"x":3},"id":2}]"#.utf8)
+        let decoder = StreamingJSONDecoder()
+        decoder.options.releasesDecodedElements = false
+        let items = try decoder.decode([Item].self, from: data)
+        let foundation = try JSONDecoder().decode([Item].self, from: data)
+        let paths = items.map { $0.inner.container.codingPath.map(\.stringValue) }
+        #expect(paths == foundation.map { $0.inner.container.codingPath.map(\.stringValue) })
+        #expect(paths == [["Index 0", "inner"], ["Index 1", "inner"], ["Index 2", "inner"]])
+        // Nodes nothing keeps are reused, and the paths in errors are still right.
+        let bad = Data(#"[{"inner":{"x":1},"id":0},{"inner":{"x":"two"},"id":1}]"#.utf8)
+        #expect {
+            try StreamingJSONDecoder().decode([Plain].self, from: bad)
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["Index 1", "inner", "x"]
+        }
+    }
+
     /// Notes its decoder weakly: gone once the decode has returned.
     final class Watcher: Decodable {
         nonisolated(unsafe) static var decoders: [Weak] = []
