@@ -17,12 +17,13 @@ enum JSONDocument {
     ) throws -> T {
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
+        let parsesFirst = reader.parsesBeforeDecoding
+        if parsesFirst { reader.reserveTapeForWholeDocument() }
         guard try reader.ensureToken(at: start) else {
             try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
-        if reader.parsesBeforeDecoding {
-            reader.reserveTapeForWholeDocument()
+        if parsesFirst {
             try readRest(of: reader, valueAt: start)
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }

@@ -97,11 +97,22 @@ final class TokenTape {
     func reserve(forInputOf size: Int) {
         let tokensWanted = size / 16 &+ 64
         if tokensWanted > tokenCapacity {
-            tokens = TokenTape.reallocate(tokens, capacity: tokensWanted)
+            // (Nothing to keep yet: a new block, rather than `realloc` copying the old one.)
+            if count == 0 && gapLength == 0 {
+                free(tokens)
+                tokens = TokenTape.allocate(RawToken.self, capacity: tokensWanted)
+            } else {
+                tokens = TokenTape.reallocate(tokens, capacity: tokensWanted)
+            }
             tokenCapacity = tokensWanted
         }
         if size > arenaCapacity {
-            arena = TokenTape.reallocate(arena, capacity: size)
+            if arenaCount == 0 && arenaGapLength == 0 {
+                free(arena)
+                arena = TokenTape.allocate(UInt8.self, capacity: size)
+            } else {
+                arena = TokenTape.reallocate(arena, capacity: size)
+            }
             arenaCapacity = size
         }
     }
