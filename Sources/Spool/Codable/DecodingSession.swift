@@ -24,6 +24,9 @@ final class DecodingSession: @unchecked Sendable {
     /// The converted keys of a key strategy other than `.useDefaultKeys`, kept for the whole
     /// session; nil for `.useDefaultKeys`.
     let keyTranslation: KeyTranslation?
+    /// `keyTranslation`, not retained (the session holds it): for the lookups of every field,
+    /// which would otherwise retain and release it.
+    let unretainedKeyTranslation: Unmanaged<KeyTranslation>?
 
     /// The URLs parsed last, by their text.
     @exclusivity(unchecked) var recentURLs = RecentURLs()
@@ -65,6 +68,7 @@ final class DecodingSession: @unchecked Sendable {
         case .convertFromSnakeCase: keyTranslation = KeyTranslation(.snakeCase)
         case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
         }
+        unretainedKeyTranslation = keyTranslation.map { Unmanaged.passUnretained($0) }
     }
 
     /// How a type is read: the standard scalars straight from their token (not through their

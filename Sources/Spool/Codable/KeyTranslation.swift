@@ -30,7 +30,7 @@ final class KeyTranslation {
 
     /// Where a lookup for a custom strategy is looking: the container's decoder, the path of
     /// the container holding it and its key there. Set for the lookup's length only
-    /// (``TranslatedKeys/with(_:decoder:parent:key:_:)``), so that the keys the lookup
+    /// (``TranslatedKeys/with(_:origin:_:)``), so that the keys the lookup
     /// carries stay one plain reference.
     struct Origin {
         let decoder: TapeDecoder
@@ -180,7 +180,7 @@ final class KeyTranslation {
 /// a few times, and when they also held the container's place (for a custom strategy's
 /// path), the copies and their retains measured 7 % of a snake-case decode of twitter.json.
 /// A custom strategy's lookup sets that place on the translation for its length instead
-/// (``with(_:decoder:parent:key:_:)``).
+/// (``with(_:origin:_:)``).
 struct TranslatedKeys: MemberKeys {
     static var converts: Bool { true }
     /// Held by the session for the lookup's length.
@@ -191,17 +191,18 @@ struct TranslatedKeys: MemberKeys {
         translation._withUnsafeGuaranteedRef { $0.converted(raw) }
     }
 
-    /// Runs `body` with the keys of `translation`, looking in the object of a container
-    /// whose decoder is `decoder`, held by the container at `parent` under `key`.
+    /// Runs `body` with the keys of `translation`, looking in the object of the container at
+    /// `origin` (made only for a custom strategy, which is shown the coding path: snake case
+    /// pays nothing for it).
     @inline(__always)
     static func with<T>(
-        _ translation: KeyTranslation, decoder: TapeDecoder, parent: CodingPathNode?, key: CurrentKey,
+        _ translation: KeyTranslation, origin: @autoclosure () -> KeyTranslation.Origin,
         _ body: (TranslatedKeys) throws -> T
     ) rethrows -> T {
         let keys = TranslatedKeys(translation: Unmanaged.passUnretained(translation))
         guard translation.needsPath else { return try body(keys) }
         let outer = translation.origin
-        translation.origin = KeyTranslation.Origin(decoder: decoder, parent: parent, key: key)
+        translation.origin = origin()
         defer { translation.origin = outer }
         return try body(keys)
     }
