@@ -97,24 +97,21 @@ final class TokenTape {
     func reserve(forInputOf size: Int) {
         let tokensWanted = size / 16 &+ 64
         if tokensWanted > tokenCapacity {
-            // (Nothing to keep yet: a new block, rather than `realloc` copying the old one.)
-            if count == 0 && gapLength == 0 {
-                free(tokens)
-                tokens = TokenTape.allocate(RawToken.self, capacity: tokensWanted)
-            } else {
-                tokens = TokenTape.reallocate(tokens, capacity: tokensWanted)
-            }
+            tokens = TokenTape.resized(tokens, keeping: count > 0 || gapLength > 0, capacity: tokensWanted)
             tokenCapacity = tokensWanted
         }
         if size > arenaCapacity {
-            if arenaCount == 0 && arenaGapLength == 0 {
-                free(arena)
-                arena = TokenTape.allocate(UInt8.self, capacity: size)
-            } else {
-                arena = TokenTape.reallocate(arena, capacity: size)
-            }
+            arena = TokenTape.resized(arena, keeping: arenaCount > 0 || arenaGapLength > 0, capacity: size)
             arenaCapacity = size
         }
+    }
+
+    /// `pointer`'s block made `capacity` values long: by `realloc` when it holds values to
+    /// keep, else as a new block (`realloc` would copy the old one for nothing).
+    private static func resized<T>(_ pointer: UnsafeMutablePointer<T>, keeping: Bool, capacity: Int) -> UnsafeMutablePointer<T> {
+        if keeping { return reallocate(pointer, capacity: capacity) }
+        free(pointer)
+        return allocate(T.self, capacity: capacity)
     }
 
     /// Memory for `capacity` trivial values. Allocation failure is not recoverable here (as for
