@@ -95,59 +95,25 @@ final class DecodingSession: @unchecked Sendable {
         (ObjectIdentifier(UInt32.self), .uint32), (ObjectIdentifier(UInt64.self), .uint64),
     ]
 
-    /// The kinds found so far, by type: an open-addressed table keyed by the type's metadata
-    /// address (linear probing; it grows at half full). Models of real documents meet dozens
-    /// of types (twitter.json's, with their arrays, about forty); every miss would cost a
-    /// conformance lookup (`as? DecodableArray.Type`), so every type is remembered.
-    @exclusivity(unchecked) private var slots = [Slot](repeating: Slot(), count: 64)
-    @exclusivity(unchecked) private var used = 0
-
-    struct Slot {
-        var type: ObjectIdentifier?
-        var kind = ValueKind.model
-    }
+    /// The kinds found so far, by type. Models of real documents meet dozens of types
+    /// (twitter.json's, with their arrays, about forty); every miss costs a ``learn(_:)``, so
+    /// every type is remembered.
+    @exclusivity(unchecked) private var kinds = TypeKinds()
 
     /// The kind of `T`, found once per session.
     @inline(__always)
     func kind<T: Decodable>(of type: T.Type) -> ValueKind {
-        let id = ObjectIdentifier(T.self)
-        let mask = slots.count &- 1
-        var slot = Self.hash(id) & mask
-        while true {
-            guard let found = slots[slot].type else { return learn(T.self) }
-            if found == id { return slots[slot].kind }
-            slot = (slot &+ 1) & mask
-        }
-    }
-
-    /// A slot number from a metadata address (its low bits are alignment).
-    @inline(__always)
-    private static func hash(_ id: ObjectIdentifier) -> Int {
-        let bits = UInt(bitPattern: id)
-        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12))
-    }
-
-    /// Remembers `kind` for `id`.
-    private func remember(_ id: ObjectIdentifier, _ kind: ValueKind) {
-        if (used &+ 1) &* 2 > slots.count {
-            let old = slots
-            slots = [Slot](repeating: Slot(), count: old.count &* 2)
-            used = 0
-            for entry in old { if let type = entry.type { remember(type, entry.kind) } }
-        }
-        let mask = slots.count &- 1
-        var slot = Self.hash(id) & mask
-        while slots[slot].type != nil { slot = (slot &+ 1) & mask }
-        slots[slot] = Slot(type: id, kind: kind)
-        used &+= 1
+        if let kind = kinds.kind(of: ObjectIdentifier(T.self)) { return kind }
+        return learn(T.self)
     }
 
     // The first time a process asks whether a type conforms to a protocol, the runtime scans
-    // every conformance record of every loaded image; a model type, which conforms to neither
-    // ``DecodableArray`` nor ``StringKeyedDictionary``, paid two such scans: 10M of the 71M
-    // instructions of a first decode of twitter.json. Only an `Array` can conform to the first
-    // and only a `Dictionary` to the second, so the casts are tried only for those, told apart
-    // by their type descriptor.
+    // every conformance record of every loaded image (about 320,000 instructions). A model
+    // type, which conforms to neither ``DecodableArray`` nor ``StringKeyedDictionary``, paid
+    // two such scans: 10M of the 71M instructions of a first decode of twitter.json. Only an
+    // `Array` can conform to the first and only a `Dictionary` to the second, told apart by
+    // their type descriptor; an array's conformance is then found without a scan
+    // (``KnownArrays``), a dictionary's by the cast.
 
     /// The address of the type descriptor of a struct's metadata (the Swift ABI's value
     /// metadata: its kind, then its descriptor), or nil for any other kind of type.
@@ -158,12 +124,21 @@ final class DecodingSession: @unchecked Sendable {
     }
 
     private static let arrayDescription = structDescription([Int].self)
-    private static let dictionaryDescription = structDescription([String: Int].self)
+    private static let dictionaryDescription = structDescription(dictionaryType(String.self, Int.self))
+
+    /// `[Key: Value]`, made from the conformance at hand: the metadata of a dictionary type
+    /// named in code is found by its mangled name, and the runtime checks `Key: Hashable` by
+    /// the scan the descriptors are there to avoid.
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never)
+    private static func dictionaryType<Key: Hashable, Value>(_: Key.Type, _: Value.Type) -> Any.Type {
+        [Key: Value].self
+    }
 
     /// Whether `type` is a struct with the type descriptor `description` (any specialization
-    /// of the same generic struct). False when either is unknown.
-    private static func isStruct(_ type: Any.Type, described description: UInt?) -> Bool {
-        guard let description else { return true }  // (unknown: the cast decides, as before)
+    /// of the same generic struct), or nil when `description` is unknown.
+    private static func isStruct(_ type: Any.Type, described description: UInt?) -> Bool? {
+        guard let description else { return nil }
         return structDescription(type) == description
     }
 
@@ -185,16 +160,40 @@ final class DecodingSession: @unchecked Sendable {
             kind = .int128
         } else if T.self == UInt128.self {
             kind = .uint128
-        } else if Self.isStruct(T.self, described: Self.arrayDescription), let array = T.self as? any DecodableArray.Type {
+        } else if let isArray = Self.isStruct(T.self, described: Self.arrayDescription) {
+            kind = isArray ? learnArray(T.self) : learnDictionary(T.self)
+        } else if let array = T.self as? any DecodableArray.Type {  // (descriptors unknown: the casts decide)
             kind = .array(array)
-        } else if Self.isStruct(T.self, described: Self.dictionaryDescription),
-            let dictionary = T.self as? any StringKeyedDictionary.Type
-        {
-            kind = .stringKeyedDictionary(dictionary)
         } else {
-            kind = .model
+            kind = learnDictionary(T.self)
         }
-        remember(id, kind)
+        kinds.set(id, kind)
+        // `[T]`, made known to every session, and an array in this one if it was met first.
+        let array = KnownArrays.add(arrayOf: T.self)
+        if kinds.kind(of: array.id) != nil { kinds.set(array.id, array.kind) }
         return kind
+    }
+
+    /// The kind of `T`, an array type (``KnownArrays``): an array if its element type was
+    /// met; the first time the process meets it otherwise, a model, which `Array`'s own
+    /// `init(from:)` reads, meeting the element type; else found by the cast.
+    private func learnArray<T: Decodable>(_ type: T.Type) -> ValueKind {
+        let id = ObjectIdentifier(T.self)
+        switch KnownArrays.meet(id) {
+        case nil: return .model
+        case .array(let array)?: return .array(array)
+        default:
+            guard let array = T.self as? any DecodableArray.Type else { return .model }
+            KnownArrays.add(id, array)
+            return .array(array)
+        }
+    }
+
+    /// The kind of `T`, not an array: a dictionary keyed by strings, or a model.
+    private func learnDictionary<T: Decodable>(_ type: T.Type) -> ValueKind {
+        guard Self.isStruct(T.self, described: Self.dictionaryDescription) != false,
+            let dictionary = T.self as? any StringKeyedDictionary.Type
+        else { return .model }
+        return .stringKeyedDictionary(dictionary)
     }
 }

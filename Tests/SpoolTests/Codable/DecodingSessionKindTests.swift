@@ -3,9 +3,9 @@ import Testing
 @testable import Spool
 
 /// How a session reads each type (``DecodingSession/ValueKind``): the standard scalars and
-/// Foundation's types by identity, arrays and string-keyed dictionaries by their conformance
-/// (tried only for `Array` and `Dictionary`, told apart by their type descriptor), and every
-/// other type through its own `init(from:)`.
+/// Foundation's types by identity, arrays once their element type was met (``KnownArrays``),
+/// string-keyed dictionaries by their conformance (tried only for `Dictionary`, told apart by
+/// its type descriptor), and every other type through its own `init(from:)`.
 @Suite("Decoding session: value kinds")
 struct DecodingSessionKindTests {
     struct Model: Decodable { let a: Int }
@@ -14,8 +14,8 @@ struct DecodingSessionKindTests {
     /// A struct generic like `Array`, which must not be taken for one.
     struct Box<Element: Decodable>: Decodable { let element: Element }
 
-    func kind<T: Decodable>(_ type: T.Type) -> String {
-        switch DecodingSession(StreamingJSONDecoder.Configuration(), dateParser: nil).kind(of: T.self) {
+    func kind<T: Decodable>(_ type: T.Type, in session: DecodingSession = session()) -> String {
+        switch session.kind(of: T.self) {
         case .model: "model"
         case .array: "array"
         case .stringKeyedDictionary: "dictionary"
@@ -26,7 +26,13 @@ struct DecodingSessionKindTests {
         }
     }
 
+    static func session() -> DecodingSession {
+        DecodingSession(StreamingJSONDecoder.Configuration(), dateParser: nil)
+    }
+
     @Test func everyTypeGetsItsKind() {
+        // (Each element type met first: the next test follows an array type met before it.)
+        _ = (kind(Int.self), kind(Model.self), kind([String].self))
         #expect(kind([Int].self) == "array")
         #expect(kind([Model].self) == "array")
         #expect(kind([[String]].self) == "array")
@@ -43,6 +49,39 @@ struct DecodingSessionKindTests {
         #expect(kind(Int.self) == "int")
         #expect(kind(String.self) == "string")
         #expect(kind(URL.self) == "url")
+    }
+
+    // Types no other test meets: what the process knows of their arrays is this test's.
+    struct Met: Decodable, Equatable { let a: Int }
+    struct NeverFilled: Decodable { let a: Int }
+    struct Checked: Decodable, Equatable { let a: Int }
+
+    @Test func anArrayTypeIsKnownOnceItsElementTypeIsMet() {
+        // Met before its element type: a model, read by `Array`'s own `init(from:)`, and made
+        // an array in the same session when the element type is met.
+        let first = Self.session()
+        #expect(kind([Met].self, in: first) == "model")
+        #expect(kind(Met.self, in: first) == "model")
+        #expect(kind([Met].self, in: first) == "array")
+        // Known to every session from then on, without a cast.
+        #expect(kind([Met].self) == "array")
+        // An array type whose element type is never met (its arrays were all empty): a model
+        // the first time, then found by the cast.
+        #expect(kind([NeverFilled].self) == "model")
+        #expect(kind([NeverFilled].self) == "array")
+    }
+
+    @Test func anArrayMetFirstDecodesAsItDoesOnceKnown() throws {
+        // The first decode reads `[Checked]` by `Array`'s own `init(from:)`, the second by the
+        // session's own array reading: the same values, the same error, in the same place.
+        let good = Data(#"[{"a":1},{"a":2}]"#.utf8)
+        let bad = Data(#"[{"a":1},{"a":"two"}]"#.utf8)
+        let firstError = #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode([Checked].self, from: bad) }
+        #expect(try StreamingJSONDecoder().decode([Checked].self, from: good) == [Checked(a: 1), Checked(a: 2)])
+        #expect(kind([Checked].self) == "array")
+        let secondError = #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode([Checked].self, from: bad) }
+        #expect(firstError.map { "\($0)" } == secondError.map { "\($0)" })
+        #expect(try StreamingJSONDecoder().decode([Checked].self, from: good) == [Checked(a: 1), Checked(a: 2)])
     }
 
     @Test func theKindsDecodeAsJSONDecoderDecodes() throws {
