@@ -22,11 +22,9 @@ final class DecodingSession: @unchecked Sendable {
     let dateParser: DateParser?
 
     /// The converted keys of a key strategy other than `.useDefaultKeys`, kept for the whole
-    /// session; nil for `.useDefaultKeys`.
-    let keyTranslation: KeyTranslation?
-    /// `keyTranslation`, not retained (the session holds it): for the lookups of every field,
-    /// which would otherwise retain and release it.
-    let unretainedKeyTranslation: Unmanaged<KeyTranslation>?
+    /// session; nil for `.useDefaultKeys`. The session holds the one reference (released in
+    /// `deinit`), so that the lookups of every field read it without retaining it.
+    let keyTranslation: Unmanaged<KeyTranslation>?
 
     /// The URLs parsed last, by their text.
     @exclusivity(unchecked) var recentURLs = RecentURLs()
@@ -65,11 +63,12 @@ final class DecodingSession: @unchecked Sendable {
         self.dateParser = dateParser
         switch configuration.keyDecodingStrategy {
         case .useDefaultKeys: keyTranslation = nil
-        case .convertFromSnakeCase: keyTranslation = KeyTranslation(.snakeCase)
-        case .custom(let convert): keyTranslation = KeyTranslation(.custom(convert))
+        case .convertFromSnakeCase: keyTranslation = Unmanaged.passRetained(KeyTranslation(.snakeCase))
+        case .custom(let convert): keyTranslation = Unmanaged.passRetained(KeyTranslation(.custom(convert)))
         }
-        unretainedKeyTranslation = keyTranslation.map { Unmanaged.passUnretained($0) }
     }
+
+    deinit { keyTranslation?.release() }
 
     /// How a type is read: the standard scalars straight from their token (not through their
     /// `init(from:)`, which would ask for a single-value container first), the types
