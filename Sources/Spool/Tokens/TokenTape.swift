@@ -62,6 +62,11 @@ final class TokenTape {
     /// (``JSONParsingOptions/validatesUTF8``), so a writer copying it need not check it again.
     @exclusivity(unchecked) var textIsValidUTF8 = false
 
+    /// The capacities ``reserve(forInputOf:)`` left, which
+    /// ``shrinkIfOversized(tokenLimit:arenaLimit:)`` keeps: tokens, and text bytes.
+    @exclusivity(unchecked) private var reservedTokens = 0
+    @exclusivity(unchecked) private var reservedArena = 0
+
     /// Where a line holding tokens starts: its number (1-based) and absolute offset.
     struct LineStart {
         var line: Int
@@ -93,7 +98,8 @@ final class TokenTape {
     /// from the start, instead of doubling from 64 KiB (for twitter.json, seven
     /// reallocations that copied 1.4 MB a decode). Its texts take at most `size` bytes, and
     /// one token per 16 bytes covers ordinary JSON (twitter.json has one per 21 bytes;
-    /// canada.json's numbers one per 10, so its tokens grow once more).
+    /// canada.json's numbers one per 10, so its tokens grow once more). The room stays until
+    /// the tape goes (``shrinkIfOversized(tokenLimit:arenaLimit:)`` keeps it).
     func reserve(forInputOf size: Int) {
         let tokensWanted = size / 16 &+ 64
         if tokensWanted > tokenCapacity {
@@ -104,6 +110,7 @@ final class TokenTape {
             arena = TokenTape.resized(arena, keeping: arenaCount > 0 || arenaGapLength > 0, capacity: size)
             arenaCapacity = size
         }
+        (reservedTokens, reservedArena) = (tokenCapacity, arenaCapacity)
     }
 
     /// `pointer`'s block made `capacity` values long: by `realloc` when it holds values to
@@ -521,8 +528,11 @@ final class TokenTape {
         #endif
     }
 
-    /// Releases memory beyond the default capacities after an unusually large element.
+    /// Releases memory beyond the default capacities after an unusually large element, but
+    /// not the room ``reserve(forInputOf:)`` made.
     func shrinkIfOversized(tokenLimit: Int = 1 << 16, arenaLimit: Int = 1 << 20) {
+        let tokenLimit = max(tokenLimit, reservedTokens)
+        let arenaLimit = max(arenaLimit, reservedArena)
         if tokenCapacity > tokenLimit && count * 4 < tokenLimit {
             tokens = TokenTape.reallocate(tokens, capacity: tokenLimit)
             tokenCapacity = tokenLimit
