@@ -25,8 +25,11 @@ public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidValue = Code(name: "invalid value")
         /// The output failed: opening the file or a `write(2)`; ``WriteError/errno`` says why.
         public static let output = Code(name: "output")
-        /// The writer was used after ``JSONWriter/finish()``, or after an earlier failure
-        /// left its output unusable.
+        /// Nothing more can be written: the writer was used after ``JSONWriter/finish()``;
+        /// or its output ends inside a value it could not take back (a refused value or a
+        /// repeated key whose earlier bytes were already flushed); or, inside
+        /// ``StreamingJSONEncoder``, a `superEncoder()` was used after its container moved on
+        /// and wrote its value in place.
         public static let closed = Code(name: "closed")
         /// The name of the code.
         public var description: String { name }
