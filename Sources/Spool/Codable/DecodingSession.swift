@@ -68,7 +68,10 @@ final class DecodingSession: @unchecked Sendable {
         }
     }
 
-    deinit { keyTranslation?.release() }
+    deinit {
+        keyTranslation?.release()
+        KnownArrays.add(arraysFound)
+    }
 
     /// How a type is read: the standard scalars straight from their token (not through their
     /// `init(from:)`, which would ask for a single-value container first), the types
@@ -97,7 +100,9 @@ final class DecodingSession: @unchecked Sendable {
     /// The kinds found so far, by type. Models of real documents meet dozens of types
     /// (twitter.json's, with their arrays, about forty); every miss costs a ``learn(_:)``, so
     /// every type is remembered.
-    @exclusivity(unchecked) private var kinds = TypeKinds()
+    @exclusivity(unchecked) private var kinds = TypeKinds(capacity: 128)
+    /// The array kinds this session found, for ``KnownArrays`` when it ends.
+    @exclusivity(unchecked) private var arraysFound: [(id: ObjectIdentifier, kind: ValueKind)] = []
 
     /// The kind of `T`, found once per session.
     @inline(__always)
@@ -107,7 +112,7 @@ final class DecodingSession: @unchecked Sendable {
     }
 
     // The first time a process asks whether a type conforms to a protocol, the runtime scans
-    // every conformance record of every loaded image (about 320,000 instructions). A model
+    // every conformance record of every loaded image (about 300,000 instructions). A model
     // type, which conforms to neither ``DecodableArray`` nor ``StringKeyedDictionary``, paid
     // two such scans: 10M of the 71M instructions of a first decode of twitter.json. Only an
     // `Array` can conform to the first and only a `Dictionary` to the second, told apart by
@@ -161,16 +166,29 @@ final class DecodingSession: @unchecked Sendable {
             kind = .uint128
         } else if let isArray = Self.isStruct(T.self, described: Self.arrayDescription) {
             kind = isArray ? learnArray(T.self) : learnDictionary(T.self)
-        } else if let array = T.self as? any DecodableArray.Type {  // (descriptors unknown: the casts decide)
-            kind = .array(array)
+        } else if let array = Self.cast(T.self) {  // (descriptors unknown: the casts decide)
+            kind = array
         } else {
             kind = learnDictionary(T.self)
         }
         kinds.set(id, kind)
-        // `[T]`, made known to every session, and an array in this one if it was met first.
-        let array = KnownArrays.add(arrayOf: T.self)
-        if kinds.kind(of: array.id) != nil { kinds.set(array.id, array.kind) }
+        noteArray(of: T.self)
         return kind
+    }
+
+    /// Notes `[T]` as an array, from `T`'s own conformance: in this session's table (in place
+    /// of a model if it was met first) and for ``KnownArrays`` when the session ends.
+    private func noteArray<T: Decodable>(of type: T.Type) {
+        let id = ObjectIdentifier([T].self)
+        if case .array? = kinds.kind(of: id) { return }
+        let kind = ValueKind.array([T].self)
+        kinds.set(id, kind)
+        arraysFound.append((id, kind))
+    }
+
+    /// `T` as a ``DecodableArray``, by the cast (a conformance scan the first time).
+    private static func cast<T>(_ type: T.Type) -> ValueKind? {
+        (T.self as? any DecodableArray.Type).map { .array($0) }
     }
 
     /// The kind of `T`, an array type (``KnownArrays``): an array if its element type was
@@ -182,9 +200,9 @@ final class DecodingSession: @unchecked Sendable {
         case nil: return .model
         case .array(let array)?: return .array(array)
         default:
-            guard let array = T.self as? any DecodableArray.Type else { return .model }
-            KnownArrays.add(id, array)
-            return .array(array)
+            guard let array = Self.cast(T.self) else { return .model }
+            arraysFound.append((id, array))
+            return array
         }
     }
 

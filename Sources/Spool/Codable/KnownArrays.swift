@@ -5,47 +5,43 @@ import Synchronization
 ///
 /// `[Element]` conforms to ``DecodableArray`` when `Element` is `Decodable`, but `T.self as?
 /// any DecodableArray.Type` on a type the process has not asked about before makes the runtime
-/// scan every conformance record of every loaded image: about 320,000 instructions an array
-/// type, 2.3M of a first decode of twitter.json (49M). Where an element type is at hand with
-/// its conformance (a generic `Element: Decodable`), `[Element]`'s is known without a scan.
-/// So every type the decoder meets adds its array type here; an array type met before its
-/// element type is read by `Array`'s own `init(from:)` (the same values and errors), which
-/// meets the element type; and one met again with its element type still unknown (its
-/// arrays were all empty) is found by the cast, once.
+/// scan every conformance record of every loaded image (about 300,000 instructions; seven
+/// array types cost 2.3M of a first decode of twitter.json). Where an element type is at hand
+/// with its conformance (a generic `Element: Decodable`), `[Element]`'s is known without a
+/// scan. So each session notes `[T]` for every type `T` it meets, and hands its notes here
+/// when it ends (one lock a session, not one a type); an array type met before its element
+/// type is read by `Array`'s own `init(from:)` (the same values and errors), which meets the
+/// element type; and one met again with its element type still unknown (its arrays were all
+/// empty), or met when the table is full, is found by the cast.
 enum KnownArrays {
     /// `.array` for an array type whose element type was met; `.model` for one met before
     /// its element type.
     private static let kinds = Mutex(TypeKinds())
 
+    /// The most types kept: a process meets a few hundred.
+    static let capacity = 4096
+
     /// Notes that the array type `id` is met, and returns what is known of it: nil the first
-    /// time, `.model` when met before with its element type unknown, else `.array`.
+    /// time, `.model` when met before with its element type unknown (or when there is no room
+    /// to note it: cast it, then), else `.array`.
     static func meet(_ id: ObjectIdentifier) -> DecodingSession.ValueKind? {
         kinds.withLock { kinds in
             if let kind = kinds.kind(of: id) { return kind }
-            if kinds.count < 4096 { kinds.set(id, .model) }  // (bounded: a process meets a few hundred types)
+            guard kinds.count < capacity else { return .model }
+            kinds.set(id, .model)
             return nil
         }
     }
 
-    /// Adds `[Element]`, and returns its type and kind.
-    static func add<Element: Decodable>(
-        arrayOf element: Element.Type
-    ) -> (id: ObjectIdentifier, kind: DecodingSession.ValueKind) {
-        let id = ObjectIdentifier([Element].self)
-        let kind = kinds.withLock { kinds in
-            if let known = kinds.kind(of: id), case .array = known { return known }
-            let kind = DecodingSession.ValueKind.array([Element].self)
-            if kinds.count < 4096 { kinds.set(id, kind) }
-            return kind
-        }
-        return (id, kind)
-    }
-
-    /// Records that the array type `id` is `array`, found by a cast.
-    static func add(_ id: ObjectIdentifier, _ array: any DecodableArray.Type) {
-        let kind = DecodingSession.ValueKind.array(array)
+    /// Adds the array kinds a session found (``DecodingSession``): each `.array`, keyed by its
+    /// own metatype.
+    static func add(_ found: [(id: ObjectIdentifier, kind: DecodingSession.ValueKind)]) {
+        guard !found.isEmpty else { return }
         kinds.withLock { kinds in
-            if kinds.count < 4096 || kinds.kind(of: id) != nil { kinds.set(id, kind) }
+            for (id, kind) in found {
+                if case .array? = kinds.kind(of: id) { continue }
+                if kinds.count < capacity || kinds.kind(of: id) != nil { kinds.set(id, kind) }
+            }
         }
     }
 }

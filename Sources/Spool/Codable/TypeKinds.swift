@@ -4,9 +4,11 @@
 ///
 /// (Not a `Dictionary`: the metadata of `[ObjectIdentifier: ValueKind]` is found by its
 /// mangled name, and the runtime checks `ObjectIdentifier: Hashable` by scanning every
-/// conformance record, about 300,000 instructions the first time in a process.)
+/// conformance record the first time in a process, about 300,000 instructions.)
 struct TypeKinds: Sendable {
     private var slots: [Slot]
+    /// `slots.count - 1` (a power of two less one), kept: the lookup of every value reads it.
+    private var mask: Int
     private var used = 0
 
     private struct Slot: Sendable {
@@ -14,9 +16,13 @@ struct TypeKinds: Sendable {
         var kind = DecodingSession.ValueKind.model
     }
 
-    /// An empty table with room for `capacity / 2` types before it grows (`capacity` a power of two).
+    /// An empty table with room for `capacity / 2` types before it grows (`capacity` rounded
+    /// up to a power of two, as the probing needs).
     init(capacity: Int = 64) {
-        slots = [Slot](repeating: Slot(), count: max(capacity, 2))
+        var count = 2
+        while count < capacity { count &*= 2 }
+        slots = [Slot](repeating: Slot(), count: count)
+        mask = count &- 1
     }
 
     /// The number of types in the table.
@@ -25,7 +31,6 @@ struct TypeKinds: Sendable {
     /// The kind of `id`, if it is in the table.
     @inline(__always)
     func kind(of id: ObjectIdentifier) -> DecodingSession.ValueKind? {
-        let mask = slots.count &- 1
         var slot = Self.hash(id) & mask
         while true {
             guard let found = slots[slot].type else { return nil }
@@ -36,7 +41,6 @@ struct TypeKinds: Sendable {
 
     /// Sets the kind of `id`, in the table or not.
     mutating func set(_ id: ObjectIdentifier, _ kind: DecodingSession.ValueKind) {
-        let mask = slots.count &- 1
         var slot = Self.hash(id) & mask
         while let found = slots[slot].type {
             if found == id {
@@ -48,6 +52,7 @@ struct TypeKinds: Sendable {
         if (used &+ 1) &* 2 > slots.count {
             let old = slots
             slots = [Slot](repeating: Slot(), count: old.count &* 2)
+            mask = slots.count &- 1
             used = 0
             for entry in old { if let type = entry.type { set(type, entry.kind) } }
             set(id, kind)

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// (Not generic over the bytes' type: the metadata of `MemoryByteSource<Data>` would be found
 /// by its mangled name, whose `Data: ContiguousBytes` the runtime checks by scanning every
-/// conformance record, 250,000 instructions of the first in-memory decode in a process.)
+/// conformance record the first time in a process, about 250,000 instructions.)
 final class MemoryByteSource: ByteSource {
     let name = "<memory>"
     var isInMemory: Bool { true }

@@ -51,37 +51,76 @@ struct DecodingSessionKindTests {
         #expect(kind(URL.self) == "url")
     }
 
-    // Types no other test meets: what the process knows of their arrays is this test's.
+    // Types no other test meets: what the process knows of their arrays is this test's. (So
+    // these tests assume one run per process, as `swift test` makes.)
     struct Met: Decodable, Equatable { let a: Int }
     struct NeverFilled: Decodable { let a: Int }
-    struct Checked: Decodable, Equatable { let a: Int }
 
     @Test func anArrayTypeIsKnownOnceItsElementTypeIsMet() {
-        // Met before its element type: a model, read by `Array`'s own `init(from:)`, and made
-        // an array in the same session when the element type is met.
-        let first = Self.session()
-        #expect(kind([Met].self, in: first) == "model")
-        #expect(kind(Met.self, in: first) == "model")
-        #expect(kind([Met].self, in: first) == "array")
-        // Known to every session from then on, without a cast.
+        do {
+            // Met before its element type: a model, read by `Array`'s own `init(from:)`, and
+            // made an array in the same session when the element type is met.
+            let first = Self.session()
+            #expect(kind([Met].self, in: first) == "model")
+            #expect(kind(Met.self, in: first) == "model")
+            #expect(kind([Met].self, in: first) == "array")
+            // An array type whose element type is never met (its arrays were all empty).
+            #expect(kind([NeverFilled].self, in: first) == "model")
+        }
+        // Known to every session once the first has ended, without a cast.
+        guard case .array? = KnownArrays.meet(ObjectIdentifier([Met].self)) else {
+            Issue.record("[Met] is not known after the session that met Met ended")
+            return
+        }
         #expect(kind([Met].self) == "array")
-        // An array type whose element type is never met (its arrays were all empty): a model
-        // the first time, then found by the cast.
-        #expect(kind([NeverFilled].self) == "model")
+        // Met again with its element type still unknown: found by the cast.
+        guard case .model? = KnownArrays.meet(ObjectIdentifier([NeverFilled].self)) else {
+            Issue.record("[NeverFilled] was not noted as met")
+            return
+        }
         #expect(kind([NeverFilled].self) == "array")
+        guard case .array? = KnownArrays.meet(ObjectIdentifier([NeverFilled].self)) else {
+            Issue.record("[NeverFilled] is not known after the cast found it")
+            return
+        }
     }
 
+    struct Holder<Element: Decodable>: Decodable { let items: [Element] }
+
+    /// An element type per case, so that each case meets its array type first.
+    struct Tagged<Tag>: Decodable, Equatable { let a: Int }
+    enum WholeFirst {}
+    enum WhileParsing {}
+    enum WhileParsingKept {}
+
     @Test func anArrayMetFirstDecodesAsItDoesOnceKnown() throws {
-        // The first decode reads `[Checked]` by `Array`'s own `init(from:)`, the second by the
-        // session's own array reading: the same values, the same error, in the same place.
-        let good = Data(#"[{"a":1},{"a":2}]"#.utf8)
-        let bad = Data(#"[{"a":1},{"a":"two"}]"#.utf8)
-        let firstError = #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode([Checked].self, from: bad) }
-        #expect(try StreamingJSONDecoder().decode([Checked].self, from: good) == [Checked(a: 1), Checked(a: 2)])
-        #expect(kind([Checked].self) == "array")
-        let secondError = #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode([Checked].self, from: bad) }
-        #expect(firstError.map { "\($0)" } == secondError.map { "\($0)" })
-        #expect(try StreamingJSONDecoder().decode([Checked].self, from: good) == [Checked(a: 1), Checked(a: 2)])
+        try checkArrayMetFirst(Tagged<WholeFirst>.self, parsedFirst: true, releasing: true)
+        try checkArrayMetFirst(Tagged<WhileParsing>.self, parsedFirst: false, releasing: true)
+        try checkArrayMetFirst(Tagged<WhileParsingKept>.self, parsedFirst: false, releasing: false)
+    }
+
+    /// The first decode reads `[Element]` by `Array`'s own `init(from:)`, the second by the
+    /// session's own array reading: the same values, the same error, in the same place.
+    func checkArrayMetFirst<Element: Decodable & Equatable>(
+        _ type: Element.Type, parsedFirst: Bool, releasing: Bool, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        typealias Box = Holder<Element>
+        let decoder = StreamingJSONDecoder()
+        decoder.options.releasesDecodedElements = releasing
+        if !parsedFirst { decoder.options.parsesBeforeDecodingMaximum = 0 }
+        let good = Data(#"{"items":[{"a":1},{"a":2}]}"#.utf8)
+        let bad = Data(#"{"items":[{"a":1},{"a":"two"}]}"#.utf8)
+        #expect(KnownArrays.meet(ObjectIdentifier([Element].self)) == nil, "met before", sourceLocation: sourceLocation)
+        let firstError = #expect(throws: DecodingError.self, sourceLocation: sourceLocation) { try decoder.decode(Box.self, from: bad) }
+        guard case .array? = KnownArrays.meet(ObjectIdentifier([Element].self)) else {
+            Issue.record("not known after the first decode", sourceLocation: sourceLocation)
+            return
+        }
+        let secondError = #expect(throws: DecodingError.self, sourceLocation: sourceLocation) { try decoder.decode(Box.self, from: bad) }
+        #expect(firstError.map { "\($0)" } == secondError.map { "\($0)" }, sourceLocation: sourceLocation)
+        #expect(firstError.map { "\($0)" }?.contains("1:24: expected Int at items[1].a") == true, sourceLocation: sourceLocation)
+        let values = try decoder.decode(Box.self, from: good).items
+        #expect(values == (try JSONDecoder().decode(Box.self, from: good).items), sourceLocation: sourceLocation)
     }
 
     @Test func theKindsDecodeAsJSONDecoderDecodes() throws {
