@@ -3,7 +3,7 @@
 /// (issue 25, first increment: internal, error policy `.stop` only).
 ///
 /// ```swift
-/// let bands = ParallelJSONElements<Band>(.file("bands.json"), at: "objects", workers: 4, decoder: decoder)
+/// let bands = ParallelJSONElements<Band>(.file(path), at: "objects", workers: 4)
 /// while let band = try bands.next() { print(band.name) }
 /// ```
 ///

@@ -76,6 +76,18 @@ struct ParallelJSONElementsTests {
         }
     }
 
+    @Test func theDocCommentExampleReadsTheBandCatalog() throws {
+        let path = ParallelInputs.bandsPath
+        var printed: [String] = []
+        func print(_ name: String) { printed.append(name) }
+        let bands = ParallelJSONElements<Band>(.file(path), at: "objects", workers: 4)
+        while let band = try bands.next() { print(band.name) }
+        let serial = JSONStream(.file(path)).elements(of: Band.self, at: "objects")
+        var names: [String] = []
+        while let band = try serial.next() { names.append(band.name) }
+        #expect(printed == names && names.count > 1)
+    }
+
     @Test func rootArraysAndNestedPaths() {
         let elements = (0..<100).map(ParallelInputs.element).joined(separator: ",")
         Self.expectSameAsSerial(.string("[" + elements + "]"), at: .root, batchSizes: [1, 999], inParallel: true)
