@@ -44,12 +44,18 @@ final class BatchBoard<Value>: @unchecked Sendable {
     private var batchCount: Int?
     /// Batches taken by the consumer.
     private var taken = 0
+    /// The most batches started by workers and not yet taken by the consumer at any time.
+    private var mostAhead = 0
 
     /// A board for `workers` worker threads.
     init(workers: Int) {
         window = 2 * max(1, workers)
         queueLimit = 4 * max(1, workers)
     }
+
+    /// The most batches that were decoded, or being decoded, ahead of the consumer at once:
+    /// at most ``window`` (for tests).
+    var mostBatchesAhead: Int { monitor.withLock { mostAhead } }
 
     /// Whether the consumer has gone or stopped (every thread should stop).
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -101,6 +107,7 @@ final class BatchBoard<Value>: @unchecked Sendable {
                     let batch = queue[queueHead]
                     if batch.number < taken + window {
                         queueHead += 1
+                        mostAhead = max(mostAhead, batch.number + 1 - taken)
                         monitor.broadcast()
                         return batch
                     }

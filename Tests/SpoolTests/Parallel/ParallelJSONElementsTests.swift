@@ -229,6 +229,23 @@ struct ParallelJSONElementsTests {
         }
     }
 
+    @Test func atMostTwoBatchesAWorkerAreDecodedAhead() throws {
+        for workers in [1, 3] {
+            let elements = ParallelJSONElements<Item>(
+                .string(ParallelInputs.document(count: 1500)), at: "objects", workers: workers, batchBytes: 2000)
+            var count = 0
+            while try elements.next() != nil {
+                count += 1
+                // A slow consumer: the workers wait for it.
+                if count % 100 == 0 { usleep(3_000) }
+            }
+            #expect(count == 1500)
+            #expect(elements.batchesTaken > 10 * workers)
+            #expect(elements.board.mostBatchesAhead <= 2 * workers)
+            #expect(elements.board.mostBatchesAhead >= 2)
+        }
+    }
+
     @Test func theEndAndErrorsStopEveryThread() throws {
         let whole = ParallelJSONElements<Item>(.string(ParallelInputs.document(count: 1500)), at: "objects", workers: 4, batchBytes: 1000)
         var count = 0
