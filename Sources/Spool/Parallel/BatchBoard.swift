@@ -2,8 +2,11 @@ import Synchronization
 
 /// What one batch's stream gave: its elements in order, and the error that stopped it, if any.
 struct DecodedBatch<Value> {
+    /// The batch read.
     let batch: ElementBatch
+    /// Its elements, decoded, in order: all of them, or those before the error.
     var values: [Value]
+    /// What stopped the batch's stream before its end, if anything.
     var error: (any Error)?
 }
 
@@ -25,6 +28,7 @@ struct DecodedBatch<Value> {
 /// only through it (a worker makes them and never touches them again), which is why this type
 /// is `@unchecked Sendable`.
 final class BatchBoard<Value>: @unchecked Sendable {
+    /// The lock every field below is touched under, and the condition every thread waits on.
     private let monitor = Monitor()
     /// Batches ahead of the consumer that workers may decode at once: two per worker.
     let window: Int
@@ -36,9 +40,12 @@ final class BatchBoard<Value>: @unchecked Sendable {
     private let cancelled = Atomic<Bool>(false)
 
     // Under the monitor's lock.
+    /// Batches cut, in order: those from `queueHead` on wait for a worker.
     private var queue: [ElementBatch] = []
     private var queueHead = 0
+    /// Batches decoded, by number, until the consumer takes them.
     private var decoded: [Int: DecodedBatch<Value>] = [:]
+    /// The serial tail, once cut.
     private var tail: ElementBatch?
     /// The number of batches, once the scanner has cut the last one.
     private var batchCount: Int?

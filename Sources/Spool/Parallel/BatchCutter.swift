@@ -17,7 +17,9 @@
 /// which finds the serial stream's error where the serial stream finds it. Nothing after the
 /// array's `]` is read, as the serial stream reads nothing after it.
 struct BatchCutter {
+    /// Finds the elements' bytes.
     private var scanner: ElementScanner
+    /// Counts lines up to each batch's first element.
     private var lines = LineCounter()
     /// About how many bytes of elements a batch holds (the first batch counts from offset 0).
     let batchBytes: Int

@@ -8,6 +8,7 @@ protocol ElementRequest<Value>: Sendable {
 
 /// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:)``.
 struct DecodableElements<Value: Decodable>: ElementRequest {
+    /// The decoder every stream decodes with (its strategies are read at each stream's start).
     let decoder: StreamingJSONDecoder
 
     func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value> {

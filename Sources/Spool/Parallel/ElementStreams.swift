@@ -6,8 +6,11 @@
 /// own: the engine's threads are the parallelism), which gives the same tokens and errors
 /// (``JSONParsingOptions/parsesInBackground``).
 struct ElementStreams<Value>: Sendable {
+    /// The input, a string's as bytes.
     let input: JSONInput
+    /// The caller's options, parsing on the stream's own thread in chunks fit for the batches.
     let options: JSONParsingOptions
+    /// The path of the array.
     let path: JSONKeyPath
     /// The elements request on each stream.
     let request: any ElementRequest<Value>

@@ -36,6 +36,7 @@
 /// **Stopping.** Dropping the engine (or reaching the end or an error) stops the scanner and
 /// every worker at their next step: a worker finishes the element it is decoding.
 final class ParallelJSONElements<Value> {
+    /// How every stream of the engine is made.
     private let streams: ElementStreams<Value>
     /// The threads' shared state (internal for tests: ``BatchBoard/liveThreads``).
     let board: BatchBoard<Value>
@@ -54,6 +55,7 @@ final class ParallelJSONElements<Value> {
     private var position = 0
     /// The stream that reads the rest of the array on this thread, once there is one.
     private var serial: SerialRun<Value>?
+    /// Whether the array's end or an error has been reached: nothing more is handed out.
     private var isFinished = false
 
     /// The elements of the array at `path` of `input`, each decoded as the `Decodable` `Value`
@@ -211,8 +213,8 @@ final class ParallelJSONElements<Value> {
                 if board.isCancelled { return }
                 let batches: [ElementBatch]
                 do {
-                    let count = try reading.source.read(into: buffer)
-                    batches = count == 0 ? cutter.finish() : cutter.cut(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    let count = min(try reading.source.read(into: buffer), buffer.count)
+                    batches = count <= 0 ? cutter.finish() : cutter.cut(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 } catch {
                     batches = cutter.fail()
                 }
@@ -242,6 +244,9 @@ final class ParallelJSONElements<Value> {
 
 /// The scanner thread's input, handed to it whole: only that thread reads it.
 private final class ScannedSource: @unchecked Sendable {
+    /// The input, opened by the engine and read by the scanner thread alone.
     let source: any ByteSource
+
+    /// Wraps `source` for the scanner thread.
     init(_ source: any ByteSource) { self.source = source }
 }

@@ -7,7 +7,9 @@
 /// there. An error that a resumed stream does not show as the serial stream would
 /// (``ResumedErrors/isShownAlike(_:resumedAt:)``) is read again from the document's start.
 final class SerialRun<Value> {
+    /// How the run's stream (and a stream from the start, to read again) is made.
     private let streams: ElementStreams<Value>
+    /// The stream's elements.
     private var elements: JSONElements<Value>
     /// Where the stream resumed; nil when it reads from the document's start.
     private var start: SourceLocation?
