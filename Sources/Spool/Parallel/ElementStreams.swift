@@ -8,8 +8,13 @@
 struct ElementStreams<Value>: Sendable {
     /// The input, a string's as bytes.
     let input: JSONInput
-    /// The caller's options, parsing on the stream's own thread in chunks fit for the batches.
+    /// The caller's options, parsing on the stream's own thread in chunks fit for the batches:
+    /// a batch's stream's.
     let options: JSONParsingOptions
+    /// The caller's options as they are: a stream that reads on to the array's end on the
+    /// consumer's thread (``SerialRun``) parses ahead on a thread of its own, as the serial
+    /// stream does.
+    let serialOptions: JSONParsingOptions
     /// The path of the array.
     let path: JSONKeyPath
     /// The elements request on each stream.
@@ -25,6 +30,7 @@ struct ElementStreams<Value>: Sendable {
         } else {
             self.input = input
         }
+        serialOptions = options
         var options = options
         options.parsesInBackground = false
         options.chunkSize = min(options.effectiveChunkSize, max(Self.smallestChunk, batchBytes))
@@ -37,8 +43,9 @@ struct ElementStreams<Value>: Sendable {
     static var smallestChunk: Int { 4096 }
 
     /// The elements from element `index` of the array, which starts at `start`; from the
-    /// document's start when `start` is nil.
-    func elements(from start: SourceLocation?, index: Int) -> JSONElements<Value> {
+    /// document's start when `start` is nil. `serially`: with ``serialOptions``.
+    func elements(from start: SourceLocation?, index: Int, serially: Bool = false) -> JSONElements<Value> {
+        let options = serially ? serialOptions : options
         guard let start else { return request.elements(on: JSONStream(input, options: options), at: path) }
         let stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
         return request.elements(on: stream, at: path)

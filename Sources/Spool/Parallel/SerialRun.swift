@@ -22,7 +22,7 @@ final class SerialRun<Value> {
         self.streams = streams
         self.start = start
         toSkip = max(0, skip)
-        elements = streams.elements(from: start, index: index)
+        elements = streams.elements(from: start, index: index, serially: true)
     }
 
     /// The next element; nil at the array's end. `handedOut` is how many elements the consumer
@@ -41,7 +41,7 @@ final class SerialRun<Value> {
                 // Read again as the serial stream reads, to its error.
                 start = nil
                 toSkip = handedOut
-                elements = streams.elements(from: nil, index: 0)
+                elements = streams.elements(from: nil, index: 0, serially: true)
             }
         }
     }

@@ -100,8 +100,11 @@ struct ParallelJSONElementsTests {
 
     @Test func inputThatIsReadSerially() {
         let text = ParallelInputs.document(count: 100)
-        // An escaped key on the path (the scan does not vouch for it), comments, a wildcard.
-        Self.expectSameAsSerial(.string(text.replacingOccurrences(of: #""objects""#, with: #""obj\u0065cts""#)), batchSizes: [1, 999])
+        // An escaped key on the path (the scan does not vouch for it: larger than four chunks,
+        // read serially it parses on a thread of its own, as the serial stream does), comments,
+        // a descriptor, a file that cannot be opened.
+        let large = ParallelInputs.document(count: 2000)
+        Self.expectSameAsSerial(.string(large.replacingOccurrences(of: #""objects""#, with: #""obj\u0065cts""#)), batchSizes: [1, 999])
         Self.expectSameAsSerial(.string("// c\n" + text), options: JSONParsingOptions(allowsComments: true), batchSizes: [1])
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting
