@@ -1,18 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
-
-/// A thread's work, passed through `pthread_create`'s context pointer.
-private final class ThreadBody {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-}
 
 /// The hand-over between a background thread that fills batches and the reader's thread that
 /// empties them, in order, through a ring of a few reusable batches (``BackgroundPipeline``).
@@ -48,43 +35,13 @@ final class BatchRing<Batch: AnyObject>: @unchecked Sendable {
     /// once the input has ended (or on ``isCancelled``), and hands it to the reader, until then
     /// or until the reader has gone. The thread keeps what `fill` captures alive until it stops.
     func start(filling fill: @escaping @Sendable (Batch) -> Bool) {
-        BatchRing.startThread {
+        DetachedThread.start {
             var finished = false
             while !finished {
                 guard let batch = self.nextFree() else { return }
                 finished = fill(batch)
                 self.ship()
             }
-        }
-    }
-
-    /// Runs `body` on a thread of its own (outside any pool: it blocks in `read(2)` and on the
-    /// ring).
-    private static func startThread(_ body: @escaping @Sendable () -> Void) {
-        let work = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let status = pthread_create(&thread, nil, { argument in
-            #if canImport(Darwin)
-            Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-            #else
-            if let argument { Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body() }
-            #endif
-            return nil
-        }, work)
-        if status == 0 {
-            #if canImport(Darwin)
-            if let thread { pthread_detach(thread) }
-            #else
-            pthread_detach(thread)
-            #endif
-        } else {
-            // No thread to be had: run on a shared one instead.
-            let body = Unmanaged<ThreadBody>.fromOpaque(work).takeRetainedValue().body
-            DispatchQueue.global(qos: .userInitiated).async(execute: body)
         }
     }
 

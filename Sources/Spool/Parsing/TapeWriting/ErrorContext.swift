@@ -10,14 +10,18 @@ struct ErrorContext {
     /// The first problem found, not yet rendered.
     var pending: PendingError?
 
+    /// How many bytes an excerpt shows at most on each side of its offset.
+    static let excerptReach = 35
+
     /// The line around `offset` (which starts at `lineStart` or later), as far as the window
-    /// still holds it (about 35 bytes each side); the caret's position in it, in characters.
+    /// still holds it (about ``excerptReach`` bytes each side); the caret's position in it, in
+    /// characters.
     static func excerpt(around offset: Int, lineStart: Int, in window: InputWindow) -> (String, Int) {
-        var low = max(window.base, lineStart, offset - 35)
+        var low = max(window.base, lineStart, offset - excerptReach)
         // Start on a character, not inside one.
         while low < min(offset, window.end) && window[low] & 0xC0 == 0x80 { low += 1 }
         var high = min(offset, window.end)
-        while high < window.end && high < offset + 35 && window[high] != 0x0A && window[high] != 0x0D { high += 1 }
+        while high < window.end && high < offset + excerptReach && window[high] != 0x0A && window[high] != 0x0D { high += 1 }
         // End on a character, not inside one.
         while high > offset && high < window.end && window[high] & 0xC0 == 0x80 { high -= 1 }
         guard low <= high, low <= min(offset, window.end) else { return ("", 0) }

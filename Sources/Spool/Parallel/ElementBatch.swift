@@ -1,0 +1,38 @@
+/// A run of whole, consecutive elements of the array that ``ParallelJSONElements`` decodes, cut
+/// by its ``BatchCutter`` and read by one stream of its own.
+///
+/// A batch is read by a ``JSONStream`` that starts at ``start``, where its first element starts
+/// (``JSONStream/init(_:options:resumingAt:element:)``), or, for the first batch, at the start
+/// of the document, so that everything before the array is parsed (and its errors reported) as
+/// the serial stream does. It takes ``count`` elements, or all of them to the array's end.
+struct ElementBatch: Hashable, Sendable {
+    /// How much of the array a batch's stream reads.
+    enum Extent: Hashable, Sendable {
+        /// Exactly this many elements (at least one), all ending before the next batch starts.
+        case counted(Int)
+        /// Every element to the end of the array: the last batch, whose `]` the scan has seen.
+        case toArrayEnd
+        /// Every element to the end of the array, or to the first error, by one stream on the
+        /// consumer's thread: what the scan could not vouch for (``ScanDoubt``), from here on.
+        case serialTail
+    }
+
+    /// The batch's place in document order, from 0.
+    let number: Int
+    /// The index in the array of the batch's first element.
+    let firstIndex: Int
+    /// Where the first element starts (its line and column counted as ``SourceLocation``
+    /// does); nil to read from the start of the document (the first batch).
+    let start: SourceLocation?
+    /// How many elements the batch's stream takes.
+    let extent: Extent
+    /// For a counted batch, the offset where the next batch's first element starts: what its
+    /// stream reads up to (its last element is followed by nothing but the array's comma).
+    var nextStart: Int?
+
+    /// The number of elements, when the batch is counted.
+    var count: Int? {
+        if case .counted(let count) = extent { return count }
+        return nil
+    }
+}

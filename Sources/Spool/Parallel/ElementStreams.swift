@@ -1,0 +1,98 @@
+/// How ``ParallelJSONElements`` makes each of its streams: over one input, with one set of
+/// options, for the elements of the array at one path, each decoded by the same request (a
+/// `Decodable` type with its decoder, or a ``JSONDecodable`` type).
+///
+/// Each stream reads on its own thread, parsing on that thread (no background thread of its
+/// own: the engine's threads are the parallelism), which gives the same tokens and errors
+/// (``JSONParsingOptions/parsesInBackground``).
+struct ElementStreams<Value>: Sendable {
+    /// The input, a string's as bytes.
+    let input: JSONInput
+    /// The caller's options, parsing on the stream's own thread in chunks fit for the batches:
+    /// a batch's stream's.
+    let options: JSONParsingOptions
+    /// The caller's options as they are: a stream that reads on to the array's end on the
+    /// consumer's thread (``SerialRun``) parses ahead on a thread of its own, as the serial
+    /// stream does.
+    let serialOptions: JSONParsingOptions
+    /// The path of the array.
+    let path: JSONKeyPath
+    /// The elements request on each stream.
+    let request: any ElementRequest<Value>
+
+    /// Streams of the elements at `path` of `input`, read with `options` in chunks of at most
+    /// about `batchBytes` (each stream parses a chunk ahead of the elements it hands out: a
+    /// small batch reads small chunks).
+    init(input: JSONInput, options: JSONParsingOptions, path: JSONKeyPath, batchBytes: Int, request: any ElementRequest<Value>) {
+        // A string is read as bytes once, not copied by every stream that opens it.
+        if case .string(let text) = input.source {
+            self.input = .bytes(Array(text.utf8))
+        } else {
+            self.input = input
+        }
+        serialOptions = options
+        var options = options
+        options.parsesInBackground = false
+        options.chunkSize = min(options.effectiveChunkSize, max(Self.smallestChunk, batchBytes))
+        self.options = options
+        self.path = path
+        self.request = request
+    }
+
+    /// The smallest chunk a stream reads at a time.
+    static var smallestChunk: Int { 4096 }
+
+    /// The elements from element `index` of the array, which starts at `start`; from the
+    /// document's start when `start` is nil. `serially`: with ``serialOptions``.
+    func elements(from start: SourceLocation?, index: Int, serially: Bool = false) -> JSONElements<Value> {
+        let options = serially ? serialOptions : options
+        guard let start else { return request.elements(on: JSONStream(input, options: options), at: path) }
+        let stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
+        return request.elements(on: stream, at: path)
+    }
+
+    /// Reads `batch` with a stream of its own: its elements, up to the first error; stops early
+    /// once `board` is cancelled.
+    func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
+        let elements = elements(from: batch.start, index: batch.firstIndex)
+        var result = DecodedBatch<Value>(batch: batch, values: [])
+        result.values.reserveCapacity(batch.count ?? 0)
+        do {
+            while !board.isCancelled {
+                if let count = batch.count, result.values.count >= count {
+                    try readOn(past: batch, with: elements)
+                    break
+                }
+                guard let value = try elements.next() else { break }
+                result.values.append(value)
+            }
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    /// After a counted batch's last element: checks that its stream reads on to the next
+    /// batch's first element without a parse error before it. The scan does not parse what
+    /// it takes for one element (`{…} {…}` is one to it, a missing comma to the parser), so
+    /// the batch's stream parses up to the next batch. What the next element holds, or an
+    /// error at or after its start, is the next batch's to find.
+    /// - Throws: the parse error (or other error about the stream) before the next batch's
+    ///   start; ``BatchMismatch`` when the array ends there.
+    private func readOn(past batch: ElementBatch, with elements: JSONElements<Value>) throws {
+        do {
+            guard try elements.next() != nil else { throw BatchMismatch() }
+        } catch {
+            guard let parse = ResumedErrors.parseError(in: error) else {
+                if ResumedErrors.isElementError(error) { return }
+                throw error
+            }
+            if let nextStart = batch.nextStart, parse.location.byteOffset >= nextStart { return }
+            throw error
+        }
+    }
+}
+
+/// A batch's stream disagreed with the scan (the array ended before the next batch): never an
+/// error the serial stream gives, so the batch is read again as the serial stream reads it.
+struct BatchMismatch: Error {}
