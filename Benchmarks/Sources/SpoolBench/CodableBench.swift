@@ -1,5 +1,5 @@
 import Foundation
-import Spool
+@_spi(Testing) import Spool
 
 /// Codable decoding of the band catalog: Foundation's `JSONDecoder` decoding it whole against
 /// Spool's `StreamingJSONDecoder` decoding it whole and streaming its bands one at a time, with
@@ -66,3 +66,13 @@ let dayFormatter: DateFormatter = {
     formatter.dateFormat = "yyyy-MM-dd"
     return formatter
 }()
+
+/// The Codable stream's bands (`codable-stream`) decoded on `workers` threads, in batches of
+/// about `batchBytes` (issue 25's engine, through its benchmark entry).
+func decodeCatalogInParallel(path: String, workers: Int, batchBytes: Int) throws -> (bands: Int, members: Int) {
+    var count = (bands: 0, members: 0)
+    try ParallelElementsBenchmark.forEach(
+        CodableBand.self, in: .file(path), at: "objects", workers: workers, batchBytes: batchBytes
+    ) { band in count = (count.bands + 1, count.members + band.members.count) }
+    return count
+}

@@ -45,6 +45,8 @@ import Darwin
 ///   parallel pipeline over FILE in memory (64-byte SIMD blocks, or the byte loop), timed alone:
 ///   elements, bytes, seconds, GB/s (PATH `--ndjson`: the top-level values of NDJSON);
 ///   `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
+/// - `codable-parallel FILE WORKERS [BATCH-BYTES]`: the `codable-stream` bands decoded by the
+///   parallel elements engine on WORKERS threads, in batches of BATCH-BYTES (default 1 MiB).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -77,7 +79,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
         + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]\n"
         + "       spool-bench numbers COUNT\n"
-        + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]", code: 64)
+        + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
+        + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -127,6 +130,17 @@ case "codable-decode", "codable-stream", "codable-stream-direct", "jsondecoder-d
     "codable-stream-dates", "jsondecoder-snake", "codable-decode-snake", "codable-stream-snake":
     do {
         let (bands, members) = try decodeCatalogCodable(mode: mode, path: path)
+        print("bands \(bands) members \(members)")
+    } catch {
+        fail("\(mode): \(error)", code: 1)
+    }
+case "codable-parallel":
+    // codable-parallel FILE WORKERS [BATCH-BYTES]: the Codable stream's bands decoded on WORKERS threads.
+    let workers = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 0 : 0
+    let batch = CommandLine.arguments.count > 4 ? Int(CommandLine.arguments[4]) ?? 0 : 1 << 20
+    guard workers >= 1, batch >= 1 else { fail("usage: spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]", code: 64) }
+    do {
+        let (bands, members) = try decodeCatalogInParallel(path: path, workers: workers, batchBytes: batch)
         print("bands \(bands) members \(members)")
     } catch {
         fail("\(mode): \(error)", code: 1)

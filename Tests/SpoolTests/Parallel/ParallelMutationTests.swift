@@ -7,18 +7,6 @@ import Testing
 /// damage falls (before the array, between elements, inside one, after the array).
 @Suite("Parallel elements on damaged documents")
 struct ParallelMutationTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D4_9BB1_33B1_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Bytes that matter to the structure, and some that break strings and numbers.
     static let damage: [UInt8] = Array(#"{}[],:"\ x0-e"#.utf8) + [0x0A, 0xFF, 0xC3]
 
@@ -36,7 +24,7 @@ struct ParallelMutationTests {
 
     @Test(arguments: 0..<2)
     func damagedDocumentsGiveTheSerialOutcome(document: Int) {
-        var random = SplitMix(state: Self.seed &+ UInt64(document))
+        var random = SplitMix(seed: Self.seed &+ UInt64(document))
         let original = Self.documents[document]
         for run in 0..<Self.caseCount {
             var bytes = original
