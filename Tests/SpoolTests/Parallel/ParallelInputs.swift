@@ -77,21 +77,18 @@ enum ParallelInputs {
     static func serial<Value: Decodable & Equatable>(
         _ type: Value.Type, _ input: JSONInput, at path: JSONKeyPath, options: JSONParsingOptions = .init()
     ) -> Outcome<Value> {
-        let elements = JSONStream(input, options: options).elements(of: type, at: path, decoder: StreamingJSONDecoder())
-        var outcome = Outcome<Value>()
-        do {
-            while let value = try elements.next() { outcome.values.append(value) }
-        } catch {
-            outcome.fail(error)
-        }
-        return outcome
+        drain(JSONStream(input, options: options).elements(of: type, at: path, decoder: StreamingJSONDecoder()))
     }
 
     /// The serial stream's elements of the array at `path`, decoded as the ``JSONDecodable`` `Value`.
     static func serialJSONDecodable<Value: JSONDecodable & Equatable>(
         _ type: Value.Type, _ input: JSONInput, at path: JSONKeyPath, options: JSONParsingOptions = .init()
     ) -> Outcome<Value> {
-        let elements = JSONStream(input, options: options).elements(of: type, at: path)
+        drain(JSONStream(input, options: options).elements(of: type, at: path))
+    }
+
+    /// `elements` read to the end or the first error.
+    private static func drain<Value: Equatable>(_ elements: JSONElements<Value>) -> Outcome<Value> {
         var outcome = Outcome<Value>()
         do {
             while let value = try elements.next() { outcome.values.append(value) }
