@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The array types the decoder can read itself (``DecodableArray``), found without asking the
 /// runtime whether they conform, for every session of the process.
 ///
@@ -15,8 +13,11 @@ import Synchronization
 /// empty), or met when the table is full, is found by the cast.
 enum KnownArrays {
     /// `.array` for an array type whose element type was met; `.model` for one met before
-    /// its element type.
-    private static let kinds = Mutex(TypeKinds())
+    /// its element type. Touched only under `lock`.
+    nonisolated(unsafe) private static var table = TypeKinds()
+    /// A pthread mutex, not `Synchronization.Mutex`: the Thread Sanitizer sees what it orders
+    /// (the standard library's futex is not instrumented, so every access looked like a race).
+    private static let lock = Monitor()
 
     /// The most types kept: a process meets a few hundred.
     static let capacity = 4096
@@ -25,10 +26,10 @@ enum KnownArrays {
     /// time, `.model` when met before with its element type unknown (or when there is no room
     /// to note it: cast it, then), else `.array`.
     static func meet(_ id: ObjectIdentifier) -> DecodingSession.ValueKind? {
-        kinds.withLock { kinds in
-            if let kind = kinds.kind(of: id) { return kind }
-            guard kinds.count < capacity else { return .model }
-            kinds.set(id, .model)
+        lock.withLock {
+            if let kind = table.kind(of: id) { return kind }
+            guard table.count < capacity else { return .model }
+            table.set(id, .model)
             return nil
         }
     }
@@ -37,10 +38,10 @@ enum KnownArrays {
     /// own metatype.
     static func add(_ found: [(id: ObjectIdentifier, kind: DecodingSession.ValueKind)]) {
         guard !found.isEmpty else { return }
-        kinds.withLock { kinds in
+        lock.withLock {
             for (id, kind) in found {
-                if case .array? = kinds.kind(of: id) { continue }
-                if kinds.count < capacity || kinds.kind(of: id) != nil { kinds.set(id, kind) }
+                if case .array? = table.kind(of: id) { continue }
+                if table.count < capacity || table.kind(of: id) != nil { table.set(id, kind) }
             }
         }
     }

@@ -8,7 +8,8 @@ import Darwin
 
 /// A lock and a condition to wait on under it (a pthread mutex and condition variable): what
 /// the threads of ``ParallelJSONElements`` share their ``BatchBoard`` through, each waiting
-/// without spinning until the state it waits for has been reached.
+/// without spinning until the state it waits for has been reached; and the lock of the
+/// process-wide table of ``KnownArrays``.
 ///
 /// The state itself belongs to the user of the monitor, which touches it only inside
 /// ``withLock(_:)``; every change that another thread may wait for is followed by
