@@ -59,7 +59,10 @@ final class TokenTape {
     @exclusivity(unchecked) var gapChildren = 0
 
     /// Whether the text of every key and string was checked as UTF-8 by the parser
-    /// (``JSONParsingOptions/validatesUTF8``), so a writer copying it need not check it again.
+    /// (``JSONParsingOptions/validatesUTF8``), so a writer copying it need not check it again,
+    /// and a `String` is made from it without checking (``validatedString(_:)``). Once false,
+    /// it stays false: a batch moved in (``moveContents(of:)``) that does not vouch for its
+    /// text clears it.
     @exclusivity(unchecked) var textIsValidUTF8 = false
 
     /// The capacities ``reserve(forInputOf:)`` left, which
@@ -361,18 +364,35 @@ final class TokenTape {
 
     /// The text of a key, string or number token, as a `String`.
     ///
-    /// (Texts up to 15 bytes, which a `String` holds inline, are built with
+    /// Texts up to 15 bytes, which a `String` holds inline, are built with
     /// `String(unsafeUninitializedCapacity:initializingUTF8With:)`, in about half the
-    /// instructions of `String(decoding:as:)`; longer ones the other way round. Both check the
-    /// bytes as UTF-8, which the tape writer has already done.)
+    /// instructions of `String(decoding:as:)`, which checks them as UTF-8 again only when they
+    /// are not ASCII. Longer texts the parser checked (``textIsValidUTF8``) are not checked
+    /// again: ``validatedString(_:)``.
     @inline(__always)
     func text(of token: RawToken) -> String {
         let bytes = bytes(of: token)
-        guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.count <= 15 else {
+            if textIsValidUTF8 { return Self.validatedString(bytes) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
             _ = buffer.initialize(fromContentsOf: bytes)
             return bytes.count
         }
+    }
+
+    /// A `String` of `bytes`, which the parser has checked as UTF-8, made without checking
+    /// them again: `String(decoding:as:)` validates every byte once more, which cost a decode
+    /// of twitter.json 1.2M instructions (its tweets are mostly Japanese). Only the ASCII
+    /// flag is worked out, eight bytes at a time. Where the standard library has no
+    /// `UTF8Span` (before the 2025 Apple releases), the bytes are checked as before.
+    @inline(never)
+    static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: StringChecks.isASCII(bytes)))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Drops every token below the absolute index `index` (and the arena bytes only they used).
@@ -473,6 +493,7 @@ final class TokenTape {
         }
         assert(end == batch.base && arenaEnd == batch.arenaBase, "a batch that does not continue the tape's numbering")
         guard end == batch.base, arenaEnd == batch.arenaBase else { return }
+        if !batch.textIsValidUTF8 { textIsValidUTF8 = false }
         for entry in 0..<batch.lines.count where batch.lines[entry].offset > lastLineOffset {
             addLine(batch.lines[entry].line, startingAt: batch.lines[entry].offset)
         }

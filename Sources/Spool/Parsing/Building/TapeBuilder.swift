@@ -319,6 +319,7 @@ final class TapeBuilder {
         let tape = writer.tape
         writer.preserveKeys(below: tape.end)
         let (end, arenaEnd) = (tape.end, tape.arenaEnd)
+        batch.textIsValidUTF8 = tape.textIsValidUTF8
         tape.swapStorage(with: batch)
         tape.reset(base: end, arenaBase: arenaEnd)
     }

@@ -37,10 +37,15 @@ struct StrictnessChecks {
 
     /// Checks the raw source text between a string's quotes (`start` and `end` include them), as
     /// far as the window still holds it; false, with `error` set, when it breaks a rule.
+    /// `unchecked` is set when the window no longer holds the text, so it could not be checked.
     @inline(__always)
-    func checkRawText(start: Int, end: Int, in window: InputWindow, error: inout PendingError?) -> Bool {
+    func checkRawText(start: Int, end: Int, in window: InputWindow, error: inout PendingError?, unchecked: inout Bool) -> Bool {
         let rawCount = end &- start &- 2
-        guard rawCount > 0, start &+ 1 >= window.base, end &- 1 <= window.end else { return true }
+        guard rawCount > 0 else { return true }
+        guard start &+ 1 >= window.base, end &- 1 <= window.end else {
+            unchecked = true
+            return true
+        }
         // With the closing quote when the window holds it: a UTF-8 sequence it cuts short then
         // fails on it as a bad continuation byte, as it does when the string is not complete.
         let raw = UnsafeBufferPointer(start: window.pointer(at: start &+ 1), count: end <= window.end ? rawCount &+ 1 : rawCount)

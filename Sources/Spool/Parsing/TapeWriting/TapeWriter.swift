@@ -355,7 +355,12 @@ final class TapeWriter {
     /// stored, when it breaks a rule.
     @inline(never)
     private func checkRawText(start: Int, end: Int) -> Bool {
-        checks.checkRawText(start: start, end: end, in: window, error: &errors.pending)
+        var unchecked = false
+        let passed = checks.checkRawText(start: start, end: end, in: window, error: &errors.pending, unchecked: &unchecked)
+        // Text the window no longer held was not checked: the tape no longer vouches for its
+        // text (``TokenTape/textIsValidUTF8``), and strings made from it are checked.
+        if unchecked { tape.textIsValidUTF8 = false }
+        return passed
     }
 
     // MARK: - Recording
