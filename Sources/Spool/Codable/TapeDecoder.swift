@@ -123,7 +123,7 @@ final class TapeDecoder: Decoder {
         // (Every container is checked against the stack: a model may recurse through its own
         // `init(from:)` with a `superDecoder` or a nested container, not through `unwrap`.)
         if stackLimit.isExceeded() { throw tooDeep([String: Any].self) }
-        let object = try value(expecting: .objectStart, [String: Any].self)
+        let object = try value(expecting: .objectStart)
         if let lease = lease ?? self.lease {
             let state = KeyedContainerState(decoder: self, object: object, parent: parent, key: key, lease: lease)
             return KeyedDecodingContainer(KeyedContainer<Key>(state: state))
@@ -138,7 +138,7 @@ final class TapeDecoder: Decoder {
     /// The current value as an unkeyed container, not boxed.
     func arrayContainer(lease: DecodingContext.ChildWalk.Lease? = nil) throws -> UnkeyedContainer {
         if stackLimit.isExceeded() { throw tooDeep([Any].self) }
-        let array = try value(expecting: .arrayStart, [Any].self)
+        let array = try value(expecting: .arrayStart)
         return UnkeyedContainer(decoder: self, array: array, node: node, lease: lease ?? self.lease)
     }
 
@@ -170,13 +170,24 @@ final class TapeDecoder: Decoder {
 
     /// The current value's index, which must start a container of `kind` whose children are
     /// still there (not released after an earlier decoding of it).
-    private func value(expecting kind: RawToken.Kind, _ type: Any.Type) throws -> Int {
-        guard let index else { throw valueNotFound(type, at: nil, "Cannot get a container: the value is absent") }
+    ///
+    /// (The type errors name, `[String: Any]` or `[Any]`, is made only for an error: the
+    /// metadata of `[String: Any]` is found by its mangled name, whose `String: Hashable` the
+    /// runtime checks by scanning every conformance record the first time in a process, about
+    /// 270,000 instructions of a first decode.)
+    private func value(expecting kind: RawToken.Kind) throws -> Int {
+        guard let index else { throw valueNotFound(Self.containerType(kind), at: nil, "Cannot get a container: the value is absent") }
         if context.isValid(index) && context.isValid(index + 1) && tape[index].kind == kind { return index }
         let token = try checked(index)
-        guard token.kind == kind else { throw mismatch(type, at: index) }
+        guard token.kind == kind else { throw mismatch(Self.containerType(kind), at: index) }
         _ = try checked(index + 1)
         return index
+    }
+
+    /// The type an error names for a container of `kind`.
+    @inline(never)
+    private static func containerType(_ kind: RawToken.Kind) -> Any.Type {
+        kind == .objectStart ? [String: Any].self : [Any].self
     }
 
     // MARK: - Decoding values
