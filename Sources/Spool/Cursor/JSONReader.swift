@@ -55,6 +55,29 @@ public final class JSONReader {
     func reserveTapeForWholeDocument() {
         if let size = source.totalSize { tape.reserve(forInputOf: size) }
     }
+
+    /// Runs `body`, which reads input on this thread, with the input window reading the
+    /// source's bytes in place when the source holds them whole in memory and nothing has been
+    /// read yet (``InputWindow/readingInPlace(_:from:_:)``): a document parsed before it is
+    /// decoded is then never copied.
+    ///
+    /// (The error is carried out by hand, not in a `Result`: the metadata of
+    /// `Result<_, any Error>` is found by its mangled name, which costs a scan of every
+    /// conformance record the first time in a process.)
+    func readingInPlace(_ body: () throws -> Void) throws {
+        let window = builder.window
+        let source = self.source
+        var failure: (any Error)?
+        let lent: Void? = source.withWholeInput { input in
+            do {
+                try window.readingInPlace(input, from: source, body)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        if lent == nil { try body() }
+    }
     /// The tape writer on the reader's thread. Its tape is the reader's tape, whichever
     /// pipeline fills it.
     let builder: TapeBuilder

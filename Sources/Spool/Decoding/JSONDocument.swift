@@ -17,14 +17,15 @@ enum JSONDocument {
     ) throws -> T {
         let start = reader.position
         reader.pinnedFrom = start  // the first value's tokens stay on the tape
-        let parsesFirst = reader.parsesBeforeDecoding
-        if parsesFirst { reader.reserveTapeForWholeDocument() }
-        guard try reader.ensureToken(at: start) else {
-            try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
+        if reader.parsesBeforeDecoding {
+            // Read whole, with the input read in place, then decoded. (Without a value, the
+            // reader says why: an empty input, say.)
+            reader.reserveTapeForWholeDocument()
+            try reader.readingInPlace { try readRest(of: reader, valueAt: start) }
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
-        if parsesFirst {
-            try readRest(of: reader, valueAt: start)
+        guard try reader.ensureToken(at: start) else {
+            try readRest(of: reader, valueAt: start)  // lets the reader say why there is no value
             return try decodeRoot(of: reader.tape, at: start, expected: expected, body)
         }
         let context = DecodingContext(tape: reader.tape, rootIndex: start, filler: reader)
