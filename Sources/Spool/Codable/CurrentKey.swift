@@ -26,10 +26,21 @@ enum CurrentKey {
 
     /// The bytes of `key`, when its type is plain data (no references) of at most eight
     /// bytes; else nil.
+    ///
+    /// (The common sizes are cast, not copied through `withUnsafePointer(to:)`: in code
+    /// generic over the key, as a container's is, that closure is a real call that copies the
+    /// key, about 60 instructions.)
     @inline(__always)
     static func plainBits<Key: CodingKey>(of key: Key) -> UInt64? {
-        guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return nil }
-        return withUnsafePointer(to: key) { Key.plainBits(at: UnsafeRawPointer($0)) }
+        guard _isPOD(Key.self) else { return nil }
+        switch MemoryLayout<Key>.size {
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        case 0, 3, 5, 6, 7: return withUnsafePointer(to: key) { Key.plainBits(at: UnsafeRawPointer($0)) }
+        default: return nil
+        }
     }
 
     /// The key as a coding path holds it, or nil for ``none``.
@@ -81,10 +92,22 @@ extension CodingKey {
 
     /// The bytes of the key at `pointer`, when this type is plain data (no references) of at
     /// most eight bytes; else nil.
+    /// (The common sizes are loaded as one integer: a copy of a size known only at run time
+    /// is a call to `memcpy`.)
+    @inline(__always)
     fileprivate static func plainBits(at pointer: UnsafeRawPointer) -> UInt64? {
-        guard _isPOD(Self.self), MemoryLayout<Self>.size <= 8 else { return nil }
-        var bits: UInt64 = 0
-        withUnsafeMutableBytes(of: &bits) { $0.baseAddress?.copyMemory(from: pointer, byteCount: MemoryLayout<Self>.size) }
-        return bits
+        guard _isPOD(Self.self) else { return nil }
+        switch MemoryLayout<Self>.size {
+        case 0: return 0
+        case 1: return UInt64(pointer.load(as: UInt8.self))
+        case 2: return UInt64(pointer.loadUnaligned(as: UInt16.self))
+        case 4: return UInt64(pointer.loadUnaligned(as: UInt32.self))
+        case 8: return pointer.loadUnaligned(as: UInt64.self)
+        case let size where size < 8:
+            var bits: UInt64 = 0
+            withUnsafeMutableBytes(of: &bits) { $0.baseAddress?.copyMemory(from: pointer, byteCount: size) }
+            return bits
+        default: return nil
+        }
     }
 }

@@ -29,6 +29,9 @@ final class DecodingSession: @unchecked Sendable {
     /// The URLs parsed last, by their text.
     @exclusivity(unchecked) var recentURLs = RecentURLs()
 
+    /// The text of the coding keys looked up so far (freed in `deinit`).
+    @exclusivity(unchecked) var keyNames = KeyNames()
+
     /// Keyed containers for reuse, parked or let go of at the end of each decode.
     @exclusivity(unchecked) var reusableContainers = ReusableContainers()
 
@@ -70,6 +73,7 @@ final class DecodingSession: @unchecked Sendable {
 
     deinit {
         keyTranslation?.release()
+        keyNames.deallocate()
         KnownArrays.add(arraysFound)
     }
 

@@ -48,25 +48,33 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
-        // The default keys' way is spelled out here as well as in `lookup(_: String)`: going
-        // through that (or through a shared helper, even inlined) measured 1.4 % more
-        // instructions streaming the 10 MB catalog.
-        if let translation = withDecoder({ $0.session.keyTranslation }) { return try lookup(key.stringValue, translation) }
-        var name = key.stringValue
-        do {
-            return try name.withUTF8 { try member($0, keys: KeysAsWritten()) }
-        } catch let error as DecodeError {
-            throw decoder.decodingError(error, type: Any.self)
+        // The key's text comes from the session's table for a key of plain data (a
+        // synthesized `CodingKeys`), else from its `stringValue` (``KeyNames``).
+        if let bits = CurrentKey.plainBits(of: key) {
+            let type = UInt(bitPattern: ObjectIdentifier(Key.self))
+            if let wanted = withDecoder({ $0.session.keyNames.wanted(type: type, bits: bits) })
+                ?? withDecoder({ $0.session.keyNames.insert(type: type, bits: bits, name: key.stringValue) })
+            {
+                return try lookup(wanted)
+            }
         }
+        var name = key.stringValue
+        return try name.withUTF8 { try lookup(WantedKey($0)) }
     }
 
     /// The index of the value of the member named `wanted` (after key conversion). Of
     /// duplicate keys (after conversion too), the first counts, as in `JSONDecoder`.
     private func lookup(_ wanted: String) throws -> Int? {
-        if let translation = withDecoder({ $0.session.keyTranslation }) { return try lookup(wanted, translation) }
         var wanted = wanted
+        return try wanted.withUTF8 { try lookup(WantedKey($0)) }
+    }
+
+    /// ``lookup(_:)`` for the key's text, `wanted`.
+    @inline(__always)
+    private func lookup(_ wanted: WantedKey) throws -> Int? {
         do {
-            return try wanted.withUTF8 { try member($0, keys: KeysAsWritten()) }
+            if let translation = withDecoder({ $0.session.keyTranslation }) { return try lookup(wanted, translation) }
+            return try member(wanted, keys: KeysAsWritten())
         } catch let error as DecodeError {
             throw decoder.decodingError(error, type: Any.self)
         }
@@ -86,23 +94,18 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// holds it. A retain and a release per lookup were 0.55M instructions a decode of
     /// twitter.json.)
     @inline(__always)
-    private func member<Keys: MemberKeys>(_ wanted: UnsafeBufferPointer<UInt8>, keys: Keys) throws -> Int? {
+    private func member<Keys: MemberKeys>(_ wanted: WantedKey, keys: Keys) throws -> Int? {
         try Unmanaged.passUnretained(decoder.context)._withUnsafeGuaranteedRef { context in
-            try context.member(utf8: wanted, ofObjectAt: object, keys: keys, in: &state.lookups)
+            try context.member(wanted, ofObjectAt: object, keys: keys, in: &state.lookups)
         }
     }
 
     /// The index of the value of the member whose key `translation` converts to `wanted`.
-    private func lookup(_ wanted: String, _ translation: Unmanaged<KeyTranslation>) throws -> Int? {
-        var wanted = wanted
-        do {
-            return try translation._withUnsafeGuaranteedRef { translation in
-                try TranslatedKeys.with(translation, origin: .init(decoder: decoder, parent: parent, key: key)) { keys in
-                    try wanted.withUTF8 { try member($0, keys: keys) }
-                }
+    private func lookup(_ wanted: WantedKey, _ translation: Unmanaged<KeyTranslation>) throws -> Int? {
+        try translation._withUnsafeGuaranteedRef { translation in
+            try TranslatedKeys.with(translation, origin: .init(decoder: decoder, parent: parent, key: key)) { keys in
+                try member(wanted, keys: keys)
             }
-        } catch let error as DecodeError {
-            throw decoder.decodingError(error, type: Any.self)
         }
     }
 

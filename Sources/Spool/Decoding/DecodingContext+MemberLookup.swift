@@ -8,13 +8,13 @@ extension DecodingContext {
     /// (see ``Extractor/member(_:ofObjectAt:)``).
     @inline(__always)
     func member<Keys: MemberKeys>(utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, keys: Keys) throws -> Int? {
-        try member(utf8: wanted, ofObjectAt: object, keys: keys, in: &lookups)
+        try member(WantedKey(wanted), ofObjectAt: object, keys: keys, in: &lookups)
     }
 
-    /// ``member(utf8:ofObjectAt:keys:)``, going on from where `lookups` (a keyed container's
-    /// own) has got to, and noting how far it went there.
+    /// ``member(utf8:ofObjectAt:keys:)`` for `wanted`, going on from where `lookups` (a keyed
+    /// container's own) has got to, and noting how far it went there.
     func member<Keys: MemberKeys>(
-        utf8 wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, keys: Keys, in lookups: inout MemberLookups
+        _ wanted: WantedKey, ofObjectAt object: Int, keys: Keys, in lookups: inout MemberLookups
     ) throws -> Int? {
         // Where the previous lookup in this object ended, when the keys it passed are still
         // the ones noted (a lookup in another object, even one that found nothing, notes that
@@ -45,7 +45,7 @@ extension DecodingContext {
     /// object's shape, for the general lookup to answer.
     @inline(__always)
     private func member<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool, keys: Keys,
+        _ wanted: WantedKey, inClosedObject object: Int, span: TokenTape.Span, continuing: Bool, keys: Keys,
         lookups: inout MemberLookups
     ) throws -> SpanLookup {
         let tape = self.tape
@@ -75,14 +75,15 @@ extension DecodingContext {
         // passed before it may have it (the first lookup in an object passed none).
         if start < end {
             let bytes = keys.key(tape.bytes(of: tokens[start]))
-            if KeyComparison.equal(bytes, wanted) {
+            if KeyComparison.equal(bytes, wanted.utf8) {
+                // The member's key is `wanted`'s bytes: noted with `wanted`'s bits.
                 let key = object &+ start
                 let mayBeEarlier: Bool
                 if start == 1 {
-                    lookups.keysPassed.insert(bytes, at: key)
+                    lookups.keysPassed.insert(wanted, at: key)
                     mayBeEarlier = false
                 } else {
-                    mayBeEarlier = lookups.keysPassed.noteFound(bytes, at: key)
+                    mayBeEarlier = lookups.keysPassed.noteFound(wanted, at: key)
                 }
                 if !mayBeEarlier {
                     lookups.hintObject = object
@@ -97,7 +98,7 @@ extension DecodingContext {
         while child < end {
             let bytes = keys.key(tape.bytes(of: tokens[child]))
             lookups.keysPassed.insert(bytes, at: object &+ child)
-            if KeyComparison.matches(bytes, wanted) {
+            if KeyComparison.matches(bytes, wanted.utf8) {
                 let value = object &+ child &+ 1
                 var found = value
                 // A member found after the hint, when an earlier one may have the same key:
@@ -126,7 +127,7 @@ extension DecodingContext {
     /// The lookup in an object still arriving, or not held in one piece: every step checks
     /// that its token is on the tape, reading on as the document arrives.
     private func memberWhileReading<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, continuing: Bool, keys: Keys,
+        _ wanted: WantedKey, ofObjectAt object: Int, continuing: Bool, keys: Keys,
         lookups: inout MemberLookups
     ) throws -> Int? {
         let tape = self.tape
@@ -150,7 +151,7 @@ extension DecodingContext {
             let value = child + 1
             let bytes = keys.key(tape.bytes(of: keyToken))
             lookups.keysPassed.insert(bytes, at: child)
-            if KeyComparison.matches(bytes, wanted) {
+            if KeyComparison.matches(bytes, wanted.utf8) {
                 // A member found after the hint, when an earlier one may have the same key:
                 // the earlier one counts.
                 var found = value
@@ -172,7 +173,7 @@ extension DecodingContext {
     /// at `object` have passed before the tape index `limit`, or nil.
     @inline(never)
     private func firstMember<Keys: MemberKeys>(
-        _ wanted: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, keys: Keys,
+        _ wanted: WantedKey, ofObjectAt object: Int, before limit: Int, keys: Keys,
         lookups: inout MemberLookups
     ) throws -> Int? {
         guard let key = try lookups.keysPassed.first(wanted, ofObjectAt: object, before: limit, in: self, keys: keys) else {

@@ -60,7 +60,7 @@ extension DecodingContext {
         /// eight bytes (keys often share a prefix, `profile_link_color` and
         /// `profile_text_color`).
         @inline(__always)
-        private static func bits(_ key: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+        static func filterBits(_ key: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
             guard let base = key.baseAddress else { return (0, 0) }
             let count = key.count
             let bytes = UnsafeRawPointer(base)
@@ -108,22 +108,33 @@ extension DecodingContext {
         mutating func insert(_ key: UnsafeBufferPointer<UInt8>, at index: Int) {
             if index <= last { return }
             if !hasNonASCII && !StringChecks.isASCII(key) { hasNonASCII = true }
-            _ = markFilter(Self.bits(key), setting: true)
+            _ = markFilter(Self.filterBits(key), setting: true)
             last = index
             count &+= 1
         }
 
-        /// Notes the member whose key token, with text `key`, is at `index`, after the members
-        /// noted so far, and tells whether one of those may have the same key (true also when
-        /// that member was noted already): ``mayContain(_:)`` and ``insert(_:at:)`` with one
-        /// hash of the key, for a lookup that found its key at the first member it read.
+        /// Notes the member whose key token, with the text of `key`, is at `index` (once: a
+        /// member up to the last one noted is already in), with the bits worked out for `key`.
         @inline(__always)
-        mutating func noteFound(_ key: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        mutating func insert(_ key: WantedKey, at index: Int) {
+            if index <= last { return }
+            if !key.isASCII { hasNonASCII = true }
+            _ = markFilter(key.filterBits, setting: true)
+            last = index
+            count &+= 1
+        }
+
+        /// Notes the member whose key token, with the text of `key`, is at `index`, after the
+        /// members noted so far, and tells whether one of those may have the same key (true
+        /// also when that member was noted already): ``mayContain(_:)`` and
+        /// ``insert(_:at:)`` at once, for a lookup that found its key at the first member it
+        /// read.
+        @inline(__always)
+        mutating func noteFound(_ key: WantedKey, at index: Int) -> Bool {
             if index <= last { return true }
-            let isASCII = StringChecks.isASCII(key)
-            let decides = isASCII && !hasNonASCII
-            let maybe = markFilter(Self.bits(key), setting: true)
-            if !isASCII { hasNonASCII = true }
+            let decides = key.isASCII && !hasNonASCII
+            let maybe = markFilter(key.filterBits, setting: true)
+            if !key.isASCII { hasNonASCII = true }
             last = index
             count &+= 1
             return !decides || maybe
@@ -134,9 +145,9 @@ extension DecodingContext {
         /// (Mutating only to read the filter in place: `withUnsafeBytes(of: filter)` copies its
         /// 64 bytes to the stack, which also made the lookup's frame take a stack protector.)
         @inline(__always)
-        mutating func mayContain(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        mutating func mayContain(_ key: WantedKey) -> Bool {
             if !bytesDecide(key) { return true }
-            return markFilter(Self.bits(key), setting: false)
+            return markFilter(key.filterBits, setting: false)
         }
 
         /// Whether both of a key's filter bits were set, reading the filter in place; with
@@ -160,8 +171,8 @@ extension DecodingContext {
         /// Whether `key` and the keys noted are all ASCII, so that keys equal as strings are
         /// equal as bytes and the filter and the index can answer.
         @inline(__always)
-        private func bytesDecide(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-            !hasNonASCII && StringChecks.isASCII(key)
+        private func bytesDecide(_ key: WantedKey) -> Bool {
+            !hasNonASCII && key.isASCII
         }
 
         /// The key token of the first member with key `key` of the object at `object`, among
@@ -171,12 +182,13 @@ extension DecodingContext {
         /// a lookup has just found, which may still be arriving (a large array decoded while
         /// it is parsed).
         mutating func first<Keys: MemberKeys>(
-            _ key: UnsafeBufferPointer<UInt8>, ofObjectAt object: Int, before limit: Int, in context: DecodingContext, keys: Keys
+            _ wanted: WantedKey, ofObjectAt object: Int, before limit: Int, in context: DecodingContext, keys: Keys
         ) throws -> Int? {
-            guard mayContain(key) else { return nil }
+            guard mayContain(wanted) else { return nil }
+            let key = wanted.utf8
             let end = min(limit, last &+ 1)
             let indexed = context.keyIndex.object == object && context.keyIndex.converted == converted
-            guard bytesDecide(key), count > Self.wide, indexed || scans >= Self.scansBeforeIndex else {
+            guard bytesDecide(wanted), count > Self.wide, indexed || scans >= Self.scansBeforeIndex else {
                 scans &+= 1
                 return try Self.scan(for: key, from: object &+ 1, before: end, in: context, keys: keys)
             }
