@@ -30,16 +30,18 @@
 /// at which the structure it relies on stops being valid JSON.
 ///
 /// **Speed.** Two implementations with the same results (``Implementation``): 64-byte blocks
-/// of `SIMD16<UInt8>` comparisons turned into bit masks (the default), with the byte loop for
-/// chunk tails and the path's own levels, and the byte loop alone. Measured on the 100 MB band
-/// catalog (`objects`, 185,337 elements) in memory, on a shared 2-core AMD EPYC, as compiled
-/// by default (plain x86-64, SSE2), medians of 5 (`SpoolBench scan-simd|scan-scalar`): blocks
-/// 2.25 GB/s (4.97 instructions a byte, callgrind on the 10 MB catalog), the byte loop 0.89
-/// GB/s (12.4 a byte); raw yajl with counting callbacks 0.38 GB/s (29 a byte). A C prototype
-/// with AVX2 reached 4.7 GB/s: Swift has no movemask, so each 16-byte comparison takes about
-/// ten instructions to become bits (``BlockMasks``), and compiling for AVX2 (`-target-cpu
-/// haswell`) only brought 2.3 GB/s (4.4 a byte). Either is far above a parser's speed, which
-/// is what the scan must not hold back.
+/// turned into bit masks (the default), with the byte loop for chunk tails and the path's own
+/// levels, and the byte loop alone. The masks come from the C shim's SSE2 code on x86-64
+/// (``VectorBlockMasks``: `pmovmskb` makes a comparison's bits in one instruction), elsewhere
+/// from `SIMD16<UInt8>` comparisons (``BlockMasks``: Swift has no movemask, so each 16-byte
+/// comparison takes about ten instructions to become bits, and compiling for AVX2,
+/// `-target-cpu haswell`, gained little). Callgrind on the 10 MB band catalog (`objects`):
+/// blocks with SSE2 3.75 instructions a byte, with Swift's SIMD 4.97, the byte loop 12.4; raw
+/// yajl with counting callbacks 29. Timed on the 100 MB catalog in memory on a shared 2-core
+/// AMD EPYC (`SpoolBench scan-simd|scan-scalar`), the blocks ran at 1.9-2.6 GB/s with SSE2
+/// and 1.6-1.8 GB/s with Swift's SIMD in the same busy minute (2.25 GB/s on a quiet one), the
+/// byte loop 0.89 GB/s, raw yajl 0.38 GB/s. A C prototype with AVX2 reached 4.7 GB/s. Any of
+/// them is far above a parser's speed, which is what the scan must not hold back.
 struct ElementScanner {
     /// How the scanner reads bytes: both give the same boundaries and doubts.
     enum Implementation: Hashable, Sendable {

@@ -260,6 +260,9 @@ struct ElementScannerTests {
         for _ in 0..<500 {
             let bytes = (0..<64).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let masks = bytes.withUnsafeBytes { BlockMasks($0.baseAddress!) }
+            // The C shim's SSE2 masks, where the build has them, and Swift's own agree.
+            let portable = bytes.withUnsafeBytes { BlockMasks(portable: $0.baseAddress!) }
+            #expect(masks.quote == portable.quote && masks.backslash == portable.backslash && masks.structural == portable.structural)
             func mask(_ matches: (UInt8) -> Bool) -> UInt64 {
                 bytes.enumerated().reduce(0) { $0 | (matches($1.element) ? 1 << UInt64($1.offset) : 0) }
             }
