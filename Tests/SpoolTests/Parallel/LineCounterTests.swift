@@ -40,4 +40,20 @@ struct LineCounterTests {
         }
         #expect(counter.line == Self.reference(bytes, bytes.count).line)
     }
+
+    /// Runs long enough for the byte counters to be summed several times (every 63 steps of
+    /// 64 bytes), with every lane counting at every step.
+    @Test(arguments: [0.0, 0.5, 1.0])
+    func countsLongRunsExactly(_ share: Double) {
+        var generator = SplitMix(seed: 11)
+        let bytes = (0..<100_003).map { _ in Double(generator.next() % 1000) < share * 1000 ? UInt8(0x0A) : UInt8(0x0B) }
+        bytes.withUnsafeBytes { raw in
+            for (start, end) in [(0, raw.count), (1, raw.count - 1), (4031, 4033 + 64 * 63), (7, 7)] {
+                let counted = LineCounter.count(raw.baseAddress! + start, end - start)
+                #expect(counted == bytes[start..<end].filter { $0 == 0x0A }.count)
+                let last = LineCounter.lastLineFeed(raw.baseAddress!, from: start, to: end)
+                #expect(last == bytes[start..<end].lastIndex(of: 0x0A))
+            }
+        }
+    }
 }
