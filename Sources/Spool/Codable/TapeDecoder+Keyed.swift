@@ -48,12 +48,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value for `key`, or nil when the object has no such member.
     private func lookup(_ key: Key) throws -> Int? {
-        // The key's text comes from the session's table for a key of plain data (a
+        // The key's text comes from the session's table for an enum key of plain data (a
         // synthesized `CodingKeys`), else from its `stringValue` (``KeyNames``).
-        if let bits = CurrentKey.plainBits(of: key) {
+        if KeyNames.isEnum(Key.self), let bits = CurrentKey.plainBits(of: key) {
             let type = UInt(bitPattern: ObjectIdentifier(Key.self))
-            if let wanted = withDecoder({ $0.session.keyNames.wanted(type: type, bits: bits) })
-                ?? withDecoder({ $0.session.keyNames.insert(type: type, bits: bits, name: key.stringValue) })
+            if let wanted = withDecoder({ $0.session.keyNames.wanted(type: type, bits: bits) }) { return try lookup(wanted) }
+            if !withDecoder({ $0.session.keyNames.isFull }),
+                let wanted = withDecoder({ $0.session.keyNames.insert(type: type, bits: bits, name: key.stringValue) })
             {
                 return try lookup(wanted)
             }

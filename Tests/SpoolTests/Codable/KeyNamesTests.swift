@@ -106,4 +106,81 @@ struct KeyNamesTests {
         }
         #expect(names.wanted(type: 48, bits: 0) == nil)
     }
+
+    // MARK: - Keys that name themselves from elsewhere
+
+    /// A struct key of plain data named from a table the model fills from each object: its
+    /// text is not a function of its bytes, so it is asked every time.
+    struct IndexKey: CodingKey {
+        let index: Int
+        nonisolated(unsafe) let names: UnsafeMutablePointer<[String]>
+        init(_ index: Int, in names: UnsafeMutablePointer<[String]>) { (self.index, self.names) = (index, names) }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+        var stringValue: String { names.pointee[index] }
+        var intValue: Int? { nil }
+    }
+
+    struct Row: Decodable {
+        var first: String
+        init(from decoder: any Decoder) throws {
+            let names = UnsafeMutablePointer<[String]>.allocate(capacity: 1)
+            defer { names.deinitialize(count: 1).deallocate() }
+            names.initialize(to: try decoder.container(keyedBy: Named.self).allKeys.map(\.stringValue).sorted())
+            first = try decoder.container(keyedBy: IndexKey.self).decode(String.self, forKey: IndexKey(0, in: names))
+        }
+    }
+
+    /// A zero-size struct key named after a field read just before it.
+    final class Current: @unchecked Sendable { var type = "" }
+    struct ValueKey: CodingKey {
+        let current: Unmanaged<Current>
+        init(_ current: Current) { self.current = .passUnretained(current) }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+        var stringValue: String { current.takeUnretainedValue().type + "_value" }
+        var intValue: Int? { nil }
+    }
+
+    struct Poly: Decodable {
+        var value: String
+        init(from decoder: any Decoder) throws {
+            let current = Current()
+            current.type = try decoder.container(keyedBy: Named.self).decode(String.self, forKey: Named(stringValue: "type"))
+            value = try withExtendedLifetime(current) {
+                try decoder.container(keyedBy: ValueKey.self).decode(String.self, forKey: ValueKey(current))
+            }
+        }
+    }
+
+    @Test func structKeysThatNameThemselvesFromElsewhereAreAskedEachTime() throws {
+        let rows = Data(#"[{"alpha":"A"},{"beta":"B"}]"#.utf8)
+        #expect(try StreamingJSONDecoder().decode([Row].self, from: rows).map(\.first) == ["A", "B"])
+        #expect(try JSONDecoder().decode([Row].self, from: rows).map(\.first) == ["A", "B"])
+        let poly = Data(#"[{"type":"a","a_value":"A","b_value":"wrong"},{"type":"b","a_value":"wrong","b_value":"B"}]"#.utf8)
+        #expect(try StreamingJSONDecoder().decode([Poly].self, from: poly).map(\.value) == ["A", "B"])
+        #expect(try JSONDecoder().decode([Poly].self, from: poly).map(\.value) == ["A", "B"])
+    }
+
+    enum Plain: CodingKey { case a, b }
+    enum Raw: String, CodingKey { case a = "x" }
+    enum Payload: CodingKey {
+        case index(Int)
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { self = .index(intValue) }
+        var stringValue: String { if case .index(let index) = self { "i\(index)" } else { "" } }
+        var intValue: Int? { if case .index(let index) = self { index } else { nil } }
+    }
+
+    @Test func onlyEnumsAreKept() {
+        #expect(KeyNames.isEnum(Plain.self))
+        #expect(KeyNames.isEnum(Raw.self))
+        #expect(KeyNames.isEnum(Payload.self))
+        #expect(!KeyNames.isEnum(Only.self))
+        #expect(!KeyNames.isEnum(Triple.self))
+        #expect(!KeyNames.isEnum(Numbered<UInt8>.self))
+        #expect(!KeyNames.isEnum(Named.self))
+        #expect(!KeyNames.isEnum(Optional<Plain>.self))
+        #expect(!KeyNames.isEnum(Int.self))
+    }
 }

@@ -354,12 +354,14 @@ final class TapeWriter {
     /// Checks a string's raw source text (see ``StrictnessChecks``); false, with the error
     /// stored, when it breaks a rule.
     @inline(never)
-    private func checkRawText(start: Int, end: Int) -> Bool {
+    private func checkRawText(start: Int, end: Int, count: Int) -> Bool {
         var unchecked = false
         let passed = checks.checkRawText(start: start, end: end, in: window, error: &errors.pending, unchecked: &unchecked)
-        // Text the window no longer held was not checked: the tape no longer vouches for its
-        // text (``TokenTape/textIsValidUTF8``), and strings made from it are checked.
-        if unchecked { tape.textIsValidUTF8 = false }
+        // Text the window no longer held was not checked, nor was it if its source is shorter
+        // than the text itself (escapes only ever make the source longer), so not where it was
+        // looked for: the tape no longer vouches for its text (``TokenTape/textIsValidUTF8``),
+        // and strings made from it are checked.
+        if unchecked || end &- start &- 2 < count { tape.textIsValidUTF8 = false }
         return passed
     }
 
@@ -425,11 +427,11 @@ final class TapeWriter {
         if recordsValues {
             let (payload, isASCII) = tape.appendText(bytes, count: count)
             if checks.needsRawCheck(bytes, count: count, hasEscapes: hasEscapes, isASCII: isASCII) {
-                guard checkRawText(start: start, end: end) else { return false }
+                guard checkRawText(start: start, end: end, count: count) else { return false }
             }
             index = record(.key, at: start, payload: payload, length: count)
         } else if checks.needsRawCheck(bytes, count: count, hasEscapes: hasEscapes, isASCII: nil) {
-            guard checkRawText(start: start, end: end) else { return false }
+            guard checkRawText(start: start, end: end, count: count) else { return false }
         }
         grammar.noteKey(token: index, sourceLow: start, end: end)
         return true
@@ -442,13 +444,13 @@ final class TapeWriter {
         if recordsValues {
             let (payload, isASCII) = tape.appendText(bytes, count: count)
             if checks.needsRawCheck(bytes, count: count, hasEscapes: hasEscapes, isASCII: isASCII) {
-                guard checkRawText(start: start, end: end) else { return false }
+                guard checkRawText(start: start, end: end, count: count) else { return false }
             }
             guard beginValue(at: start) else { return false }
             record(.string, at: start, payload: payload, length: count)
         } else {
             if checks.needsRawCheck(bytes, count: count, hasEscapes: hasEscapes, isASCII: nil) {
-                guard checkRawText(start: start, end: end) else { return false }
+                guard checkRawText(start: start, end: end, count: count) else { return false }
             }
             guard beginValue(at: start) else { return false }
         }
@@ -517,7 +519,7 @@ final class TapeWriter {
     @inline(__always)
     private func appendPlainText(_ bytes: UnsafeRawPointer?, count: Int, start: Int) -> Int? {
         let (payload, isASCII) = tape.appendText(bytes, count: count)
-        if !isASCII && checks.validatesUTF8 && !checkRawText(start: start, end: start &+ count &+ 2) { return nil }
+        if !isASCII && checks.validatesUTF8 && !checkRawText(start: start, end: start &+ count &+ 2, count: count) { return nil }
         return payload
     }
 
