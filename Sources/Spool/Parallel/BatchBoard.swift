@@ -1,15 +1,5 @@
 import Synchronization
 
-/// What one batch's stream gave: its elements in order, and the error that stopped it, if any.
-struct DecodedBatch<Value> {
-    /// The batch read.
-    let batch: ElementBatch
-    /// Its elements, decoded, in order: all of them, or those before the error.
-    var values: [Value]
-    /// What stopped the batch's stream before its end, if anything.
-    var error: (any Error)?
-}
-
 /// The state the threads of ``ParallelJSONElements`` share: the batches cut and not yet taken
 /// by a worker, the batches decoded and not yet taken by the consumer, and the serial tail.
 ///

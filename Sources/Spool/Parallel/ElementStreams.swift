@@ -55,16 +55,15 @@ struct ElementStreams<Value>: Sendable {
     /// once `board` is cancelled.
     func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
         let elements = elements(from: batch.start, index: batch.firstIndex)
-        var result = DecodedBatch<Value>(batch: batch, values: [])
-        result.values.reserveCapacity(batch.count ?? 0)
+        let result = DecodedBatch<Value>(batch: batch, capacity: batch.count ?? 64)
         do {
             while !board.isCancelled {
-                if let count = batch.count, result.values.count >= count {
+                if let count = batch.count, result.count >= count {
                     try readOn(past: batch, with: elements)
                     break
                 }
                 guard let value = try elements.next() else { break }
-                result.values.append(value)
+                result.append(value)
             }
         } catch {
             result.error = error

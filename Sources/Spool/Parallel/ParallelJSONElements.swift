@@ -50,9 +50,8 @@ final class ParallelJSONElements<Value> {
 
     /// The next batch to take from the board.
     private var nextNumber = 0
-    /// The batch being handed out, and the index of its next element.
+    /// The batch being handed out.
     private var current: DecodedBatch<Value>?
-    private var position = 0
     /// The stream that reads the rest of the array on this thread, once there is one.
     private var serial: SerialRun<Value>?
     /// Whether the array's end or an error has been reached: nothing more is handed out.
@@ -112,10 +111,9 @@ final class ParallelJSONElements<Value> {
                 }
             }
             if let batch = current {
-                if position < batch.values.count {
-                    position += 1
+                if let value = batch.takeNext() {
                     count += 1
-                    return batch.values[position - 1]
+                    return value
                 }
                 current = nil
                 try ended(batch)
@@ -126,7 +124,6 @@ final class ParallelJSONElements<Value> {
                 nextNumber += 1
                 batchesTaken += 1
                 current = batch
-                position = 0
             case .serialTail(let batch):
                 readSerially(from: batch)
             case .end:
@@ -150,7 +147,7 @@ final class ParallelJSONElements<Value> {
             throw error
         }
         switch batch.batch.extent {
-        case .counted(let count) where batch.values.count != count:
+        case .counted(let count) where batch.count != count:
             // (Not for batches the scan vouched for: fewer elements than it found.)
             readSerially(from: batch.batch)
         case .toArrayEnd, .serialTail:
