@@ -159,6 +159,19 @@ public final class JSONReader {
         builder.start(at: point, in: container, index: index)
     }
 
+    /// A reader of `input` from `point`, the `]` that closes the array at `path`
+    /// (``ResumePoint/init(arrayEndAt:inside:)``), on this thread: its first tokens are the
+    /// prefix's, which open the containers of `path` and the array (two for an object, `{` and
+    /// its key, one for an array), then the `]` and the rest of the input, every token where it
+    /// is in the input. Only a valid rest is read as the whole input's reader reads it: an
+    /// error's excerpt and path may differ.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, afterArrayAt path: JSONKeyPath) {
+        var options = options
+        options.parsesInBackground = false
+        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: false), options: options, work: .models)
+        builder.start(at: point, in: path, index: 0)
+    }
+
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback
     /// API): call ``append(_:)`` with each chunk and ``finishInput()`` at the end. Between them,
     /// ``next()`` returns `nil` when no complete token is buffered yet; ``isAtEnd`` tells that

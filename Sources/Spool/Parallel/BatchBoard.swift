@@ -8,6 +8,11 @@ struct DecodedBatch<Value> {
     var values: [Value]
     /// What stopped the batch's stream before its end, if anything.
     var error: (any Error)?
+    /// Where the array's `]` is, when the batch's stream read to it.
+    var arrayEnd: SourceLocation?
+    /// The batch's stream's ``JSONElements/count`` when it stopped: its elements, and the one
+    /// its error is about, if any.
+    var streamCount = 0
 }
 
 /// The state the threads of ``ParallelJSONElements`` share: the batches cut and not yet taken

@@ -6,7 +6,7 @@ protocol ElementRequest<Value>: Sendable {
     func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value>
 }
 
-/// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:)``.
+/// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
 struct DecodableElements<Value: Decodable>: ElementRequest {
     /// The decoder every stream decodes with (its strategies are read at each stream's start).
     let decoder: StreamingJSONDecoder
@@ -16,7 +16,7 @@ struct DecodableElements<Value: Decodable>: ElementRequest {
     }
 }
 
-/// ``JSONDecodable`` elements: ``JSONStream/elements(of:at:onError:)``.
+/// ``JSONDecodable`` elements: ``JSONStream/elements(of:at:onError:parallelism:)``.
 struct JSONDecodableElements<Value: JSONDecodable>: ElementRequest {
     func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value> {
         stream.elements(of: Value.self, at: path)

@@ -63,11 +63,15 @@ struct ElementStreams<Value>: Sendable {
                     try readOn(past: batch, with: elements)
                     break
                 }
-                guard let value = try elements.next() else { break }
+                guard let value = try elements.next() else {
+                    result.arrayEnd = elements.arrayEnd
+                    break
+                }
                 result.values.append(value)
             }
         } catch {
             result.error = error
+            result.streamCount = elements.count
         }
         return result
     }

@@ -1,5 +1,5 @@
 /// The elements of one array, decoded by several threads at once and handed out in document
-/// order, with exactly the values and errors of ``JSONStream/elements(of:at:decoder:onError:)``
+/// order, with exactly the values and errors of ``JSONStream/elements(of:at:decoder:onError:parallelism:)``
 /// (issue 25, first increment: internal, error policy `.stop` only).
 ///
 /// ```swift
@@ -42,6 +42,12 @@ final class ParallelJSONElements<Value> {
     let board: BatchBoard<Value>
     /// Elements handed out so far.
     private(set) var count = 0
+    /// The serial stream's ``JSONElements/count`` once an error has been thrown: the elements
+    /// handed out, and the one whose decoding failed, if the error is about one.
+    private var countAtError: Int?
+    /// Elements handed out so far, counting the one an error was thrown for (as
+    /// ``JSONElements/count`` counts it).
+    var countedElements: Int { countAtError ?? count }
     /// Batches decoded by the workers and taken in (for tests).
     private(set) var batchesTaken = 0
     /// Whether a stream on this thread has read (part of) the array (for tests): the input or
@@ -56,7 +62,12 @@ final class ParallelJSONElements<Value> {
     /// The stream that reads the rest of the array on this thread, once there is one.
     private var serial: SerialRun<Value>?
     /// Whether the array's end or an error has been reached: nothing more is handed out.
-    private var isFinished = false
+    private(set) var isFinished = false
+    /// Where the array's `]` is, once every element has been handed out (nil after an error):
+    /// as the parser of the stream that read to it found it.
+    private(set) var arrayEnd: SourceLocation?
+    /// Called on the consumer's thread with each batch taken from the workers (for progress).
+    var onBatchTaken: ((ElementBatch) -> Void)?
 
     /// The elements of the array at `path` of `input`, each decoded as the `Decodable` `Value`
     /// by `decoder`, by `workers` threads (at least one) in batches of about `batchBytes`.
@@ -78,7 +89,9 @@ final class ParallelJSONElements<Value> {
         self.init(streams, workers: workers, batchBytes: batchBytes)
     }
 
-    private init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int) {
+    /// The elements that `streams` read, by `workers` threads (at least one) in batches of
+    /// about `batchBytes`.
+    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int) {
         self.streams = streams
         let workers = max(1, workers)
         board = BatchBoard(workers: workers)
@@ -103,10 +116,14 @@ final class ParallelJSONElements<Value> {
         while !isFinished {
             if let serial {
                 do {
-                    guard let value = try serial.next(handedOut: count) else { return finish() }
+                    guard let value = try serial.next(handedOut: count) else {
+                        arrayEnd = serial.arrayEnd
+                        return finish()
+                    }
                     count += 1
                     return value
                 } catch {
+                    countAtError = serial.countedElements
                     _ = finish()
                     throw error
                 }
@@ -127,6 +144,7 @@ final class ParallelJSONElements<Value> {
                 batchesTaken += 1
                 current = batch
                 position = 0
+                onBatchTaken?(batch.batch)
             case .serialTail(let batch):
                 readSerially(from: batch)
             case .end:
@@ -146,6 +164,7 @@ final class ParallelJSONElements<Value> {
                 readSerially(from: batch.batch)
                 return
             }
+            countAtError = batch.batch.firstIndex + batch.streamCount
             _ = finish()
             throw error
         }
@@ -154,6 +173,7 @@ final class ParallelJSONElements<Value> {
             // (Not for batches the scan vouched for: fewer elements than it found.)
             readSerially(from: batch.batch)
         case .toArrayEnd, .serialTail:
+            arrayEnd = batch.arrayEnd
             _ = finish()
         case .counted:
             break
