@@ -94,6 +94,11 @@ public final class JSONReader {
     @exclusivity(unchecked) var current = -1
     /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
     @exclusivity(unchecked) var pinnedFrom: Int?
+    /// Whether every token stays on the tape as reading goes on (none is discarded): for the
+    /// streams of ``ParallelJSONElements``, which hand out a batch's elements after reading
+    /// them all, so that an element that is a view of its tokens (an ``Extractor``) stays
+    /// valid. Memory then holds the tokens of everything the reader reads.
+    var holdsTokens = false
     @exclusivity(unchecked) private var cursorPath = CursorPath()
     /// Called on the reader's thread with ``bytesRead`` each time a chunk of input has been
     /// taken in: a cheap hook for a progress bar (see also ``totalBytes``).
@@ -425,7 +430,7 @@ public final class JSONReader {
     private var keepFrom: Int {
         var keep = min(current < 0 ? position : current, position)
         if let pinnedFrom { keep = min(keep, pinnedFrom) }
-        return keep
+        return holdsTokens ? min(keep, tape.base) : keep
     }
 
     /// Makes sure the tape holds the token at absolute `index`, reading and parsing as needed.

@@ -52,6 +52,12 @@ public final class JSONElements<Value>: Sequence {
         return value
     }
 
+    /// Keeps every token the stream reads on its tape (``JSONReader/holdsTokens``), so that
+    /// every element handed out stays valid as long as it is kept.
+    func holdsTokens() {
+        request.core.reader.holdsTokens = true
+    }
+
     /// Where the `]` that ended the array is, right after `next()` has returned nil at the
     /// array's end (not after an error): the current token of the stream's reader.
     var arrayEnd: SourceLocation? {

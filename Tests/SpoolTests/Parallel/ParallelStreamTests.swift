@@ -190,6 +190,25 @@ struct ParallelStreamTests {
         #expect(remainder == #"{"objects":[],"last_updated":12}"#)
     }
 
+    @Test func elementsThatAreViewsOfTheirTokensStayValid() throws {
+        // An `Extractor` reads its element's tokens when it is used: a batch's stream keeps them.
+        let text = ParallelInputs.document(count: 2000)
+        for parallelism in [Parallelism.serial, .workers(2), .workers(3)] {
+            let stream = JSONStream(.string(text))
+            stream.parallelBatchBytes = 16 * 1024
+            let items = stream.elements(of: Located<Extractor>.self, at: "objects", parallelism: parallelism)
+            let serial = JSONStream(.string(text)).elements(of: Located<Extractor>.self, at: "objects")
+            var count = 0
+            while let item = try items.next() {
+                let expected = try #require(try serial.next())
+                #expect(try item.value.compactJSON() == expected.value.compactJSON())
+                #expect(item.path == expected.path && item.start == expected.start && item.end == expected.end)
+                count += 1
+            }
+            #expect(count == 2000 && (items.parallel != nil) == (parallelism != .serial))
+        }
+    }
+
     // MARK: - Bad input
 
     @Test func aStrayQuote() throws {
