@@ -22,19 +22,24 @@ public enum Parallelism: Hashable, Sendable {
     /// One stream decodes every element (reading and parsing ahead on a background thread for
     /// a large input): the default.
     case serial
-    /// This many worker threads decode the elements, plus one thread that cuts the array into
-    /// batches; 1 (or less) is ``serial``.
+    /// This many worker threads decode the elements (at most 64), plus one thread that cuts
+    /// the array into batches; 1 (or less) is ``serial``.
     case workers(Int)
     /// One worker for each core the process may use (`ProcessInfo.activeProcessorCount`, at
-    /// least 1): ``serial`` on a machine with one core.
+    /// least 1 and at most 64): ``serial`` on a machine with one core.
     case automatic
 
-    /// The number of threads that decode elements: 1 for ``serial``, at least 1 for the others.
+    /// The most workers: every thread is started at once, and one scanner thread cuts the
+    /// batches for all of them.
+    static let maximumWorkers = 64
+
+    /// The number of threads that decode elements: 1 for ``serial``, from 1 to 64 for the
+    /// others.
     public var workerCount: Int {
         switch self {
         case .serial: return 1
-        case .workers(let count): return max(1, count)
-        case .automatic: return max(1, ProcessInfo.processInfo.activeProcessorCount)
+        case .workers(let count): return min(max(1, count), Self.maximumWorkers)
+        case .automatic: return min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumWorkers)
         }
     }
 }

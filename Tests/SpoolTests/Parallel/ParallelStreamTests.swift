@@ -293,8 +293,8 @@ struct ParallelStreamTests {
     @Test func oneWorkerIsSerial() {
         #expect(Parallelism.serial.workerCount == 1)
         #expect(Parallelism.workers(0).workerCount == 1 && Parallelism.workers(-3).workerCount == 1)
-        #expect(Parallelism.workers(3).workerCount == 3)
-        #expect(Parallelism.automatic.workerCount == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(Parallelism.workers(3).workerCount == 3 && Parallelism.workers(1 << 40).workerCount == 64)
+        #expect(Parallelism.automatic.workerCount == min(64, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         for parallelism in [Parallelism.serial, .workers(1), .workers(0)] {
             #expect(JSONStream(.file(Self.fixturePath)).elements(of: Band.self, at: "objects", parallelism: parallelism).parallel == nil)
         }
