@@ -15,6 +15,10 @@
 /// and location. By default the first one ends the stream; with `.skip`, the element is
 /// skipped, reported, and the stream goes on. A ``ParseError`` always ends it (the rest cannot
 /// be trusted), and says how many elements were decoded before it.
+///
+/// Elements that several threads decode (``JSONStream/elements(of:at:onError:parallelism:)``)
+/// come out of the same sequence, in the same order, with the same errors; dropping the
+/// sequence stops the threads.
 public final class JSONElements<Value>: Sequence {
     private let request: StreamRequest<Value>
     /// The threads that decode the elements instead of the request's stream, when the stream

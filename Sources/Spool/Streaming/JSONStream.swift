@@ -19,7 +19,9 @@ import Foundation
 /// Each element's tokens are decoded and then dropped, so memory is bounded by the largest
 /// element, never by the file; for a large file, reading and parsing run ahead on a
 /// background thread while your code handles the elements. Stopping early (not calling
-/// `next()` again, dropping the stream) stops reading.
+/// `next()` again, dropping the stream) stops reading. With `parallelism:`, several threads
+/// decode the elements of a file or of bytes in memory at once, handed out in document order
+/// (``elements(of:at:onError:parallelism:)``).
 ///
 /// The values beside the streamed array are not lost: ``remainder()`` holds the document with
 /// the array's elements left out, once the elements have been read.
