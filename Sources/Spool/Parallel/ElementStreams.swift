@@ -56,8 +56,8 @@ struct ElementStreams<Value>: Sendable {
     func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
         let elements = elements(from: batch.start, index: batch.firstIndex)
         // The batch's elements are handed out after the stream has read them all: their tokens
-        // stay (an element that is an `Extractor` is a view of them), about a batch's worth.
-        elements.holdsTokens()
+        // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
+        if request.holdsTokens { elements.holdsTokens() }
         var result = DecodedBatch<Value>(batch: batch, values: [])
         result.values.reserveCapacity(batch.count ?? 0)
         do {
