@@ -170,10 +170,13 @@ public final class JSONReader {
     /// its key, one for an array), then the `]` and the rest of the input, every token where it
     /// is in the input. Only a valid rest is read as the whole input's reader reads it: an
     /// error's excerpt and path may differ.
-    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, afterArrayAt path: JSONKeyPath) {
+    convenience init(
+        _ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, afterArrayAt path: JSONKeyPath
+    ) {
         var options = options
         options.parsesInBackground = false
-        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: false), options: options, work: .models)
+        let source = ResumedSource(input.open(), from: point, checksBytesBefore: false)
+        self.init(source: source, options: options, work: .models)
         builder.start(at: point, in: path, index: 0)
     }
 

@@ -178,7 +178,8 @@ final class ParallelRest {
         guard head.begin(.elements, at: path) == nil else { return nil }
         do {
             // To the first element: what comes before the array is recorded.
-            guard case .end = try head.next(decode: { _, _ in throw EnteredArray() }, skipping: { _, _, _ in false }) else { return nil }
+            let step = try head.next(decode: { _, _ in throw EnteredArray() }, skipping: { _, _, _ in false })
+            guard case .end = step else { return nil }
             // An empty array: the stream has read its `]` already.
             _ = try head.readRest()
             return head

@@ -58,11 +58,11 @@ public final class JSONStream {
     ///
     /// A regular file or input in memory starts there at once; other input is read and dropped
     /// up to it. Nothing after the array is read: the stream has no ``remainder()``, and
-    /// ``finish()`` checks only the array. Its one request is ``elements(of:at:onError:parallelism:)`` (or
-    /// ``count(at:)``) at the array's path; any other request, an `element` whose last
-    /// component is not an index, a path with a wildcard, NDJSON options, or a location that
-    /// cannot be an element's start is refused by the first `next()` with a
-    /// ``UsageError``. A location the bytes before which do not end with the `[` or `,`
+    /// ``finish()`` checks only the array. Its one request is
+    /// ``elements(of:at:onError:parallelism:)`` (or ``count(at:)``) at the array's path; any
+    /// other request, an `element` whose last component is not an index, a path with a
+    /// wildcard, NDJSON options, or a location that cannot be an element's start is refused by
+    /// the first `next()` with a ``UsageError``. A location the bytes before which do not end with the `[` or `,`
     /// before an element (whitespace aside) is refused with an ``InputError``; another that is
     /// not where an element starts gives the ``ParseError`` the bytes there give. The limits
     /// (``JSONParsingOptions/maxDepth``) count from the document's root, as the whole stream
@@ -131,8 +131,8 @@ public final class JSONStream {
         parallelism: Parallelism = .serial
     ) -> JSONElements<T> {
         let request: StreamRequest<T> = .elements(of: type, at: path, onError: policy, in: core)
-        return JSONElements(
-            request, parallel: parallelRequest(request, at: path, policy: policy, parallelism: parallelism, JSONDecodableElements<T>()))
+        let threads = parallelRequest(request, at: path, policy: policy, parallelism, JSONDecodableElements<T>())
+        return JSONElements(request, parallel: threads)
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
@@ -162,23 +162,26 @@ public final class JSONStream {
         onError policy: ElementErrorPolicy = .stop, parallelism: Parallelism = .serial
     ) -> JSONElements<T> {
         let request: StreamRequest<T> = .elements(of: type, at: path, decoder: decoder, onError: policy, in: core)
-        return JSONElements(
-            request, parallel: parallelRequest(request, at: path, policy: policy, parallelism: parallelism, DecodableElements<T>(decoder: decoder)))
+        let threads = parallelRequest(request, at: path, policy: policy, parallelism, DecodableElements<T>(decoder: decoder))
+        return JSONElements(request, parallel: threads)
     }
 
     /// The threads that decode `request`'s elements, when `parallelism` asks for more than one
     /// worker and the engine can read the input, options and path; nil to read serially (also
     /// when the request was refused: its sequence throws the refusal).
     private func parallelRequest<T>(
-        _ request: StreamRequest<T>, at path: JSONKeyPath, policy: ElementErrorPolicy, parallelism: Parallelism,
+        _ request: StreamRequest<T>, at path: JSONKeyPath, policy: ElementErrorPolicy, _ parallelism: Parallelism,
         _ elements: some ElementRequest<T>
     ) -> ParallelRequest<T>? {
         let workers = parallelism.workerCount
         guard workers > 1, case .stop = policy, !request.isRefused, let input, parallelRest == nil else { return nil }
         let options = reader.options
         // (A file that is not a regular one, or cannot be opened, has no size.)
-        guard reader.totalBytes != nil, ParallelRequest<T>.isPossible(input: input, at: path, options: options) else { return nil }
-        let streams = ElementStreams(input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements)
+        guard reader.totalBytes != nil, ParallelRequest<T>.isPossible(input: input, at: path, options: options) else {
+            return nil
+        }
+        let streams = ElementStreams(
+            input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements)
         let rest = ParallelRest(core: core, input: streams.input, path: path, options: options)
         parallelRest = rest
         return ParallelRequest(streams, workers: workers, batchBytes: parallelBatchBytes, rest: rest)
