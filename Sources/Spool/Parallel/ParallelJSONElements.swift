@@ -1,6 +1,7 @@
 /// The elements of one array, decoded by several threads at once and handed out in document
-/// order, with exactly the values and errors of ``JSONStream/elements(of:at:decoder:onError:parallelism:)``
-/// (issue 25, first increment: internal, error policy `.stop` only).
+/// order, with exactly the values and errors of the serial stream (issue 25): what
+/// ``JSONStream/elements(of:at:decoder:onError:parallelism:)`` runs, through a
+/// ``ParallelRequest``, when asked for more than one worker (error policy `.stop` only).
 ///
 /// ```swift
 /// let bands = ParallelJSONElements<Band>(.file(path), at: "objects", workers: 4)
