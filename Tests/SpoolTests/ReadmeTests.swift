@@ -154,6 +154,23 @@ extension DocumentationExamples {
             #expect(updated == Date(timeIntervalSince1970: 1_463_524_984))
         }
 
+        @Test func theParallelStreamingExampleRuns() throws {
+            var printed: [String] = []
+            func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+            _ = FileManager.default.changeCurrentDirectoryPath(Self.repository)
+
+            // From the README, verbatim (with the demo's Band):
+            let stream = JSONStream(.file("Examples/bands.json"))
+            let bands = stream.elements(of: Band.self, at: "objects", parallelism: .automatic)
+            while let band = try bands.next() {
+                print(band.name, band.members.count)   // in document order, as without parallelism
+            }
+            let updated = try stream.remainder().value("last_updated", .iso8601)
+
+            #expect(printed == ["Beatles 4", "The Rolling Stones 4", "Nirvana 3", "Foo Fighters 3", "Sigur Rós 2"])
+            #expect(updated == Date(timeIntervalSince1970: 1_463_524_984))
+        }
+
         /// On the main actor, as top-level code in `main.swift` runs.
         @MainActor @Test func theAsyncExampleRuns() async throws {
             var printed: [String] = []

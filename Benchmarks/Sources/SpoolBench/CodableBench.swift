@@ -76,3 +76,15 @@ func decodeCatalogInParallel(path: String, workers: Int, batchBytes: Int) throws
     ) { band in count = (count.bands + 1, count.members + band.members.count) }
     return count
 }
+
+/// The Codable stream's bands (`codable-stream`) through the public API on `workers` threads
+/// (1: the serial stream), then `finish()`, which checks the input after the array.
+func decodeCatalogWithJobs(path: String, workers: Int) throws -> (bands: Int, members: Int) {
+    let stream = JSONStream(.file(path))
+    let bands = stream.elements(
+        of: CodableBand.self, at: "objects", decoder: StreamingJSONDecoder(), parallelism: workers == 1 ? .serial : .workers(workers))
+    var count = (bands: 0, members: 0)
+    while let band = try bands.next() { count = (count.bands + 1, count.members + band.members.count) }
+    try stream.finish()
+    return count
+}

@@ -47,6 +47,9 @@ import Darwin
 ///   `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
 /// - `codable-parallel FILE WORKERS [BATCH-BYTES]`: the `codable-stream` bands decoded by the
 ///   parallel elements engine on WORKERS threads, in batches of BATCH-BYTES (default 1 MiB).
+/// - `codable-jobs FILE WORKERS`: the `codable-stream` bands through the public API,
+///   `elements(of:at:decoder:parallelism:)` with `.workers(WORKERS)` (1: `.serial`), then
+///   `finish()`, which reads the input after the array (CodableBench.swift).
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -80,7 +83,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]\n"
         + "       spool-bench numbers COUNT\n"
         + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
-        + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]", code: 64)
+        + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]\n"
+        + "       spool-bench codable-jobs FILE WORKERS", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -141,6 +145,16 @@ case "codable-parallel":
     guard workers >= 1, batch >= 1 else { fail("usage: spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]", code: 64) }
     do {
         let (bands, members) = try decodeCatalogInParallel(path: path, workers: workers, batchBytes: batch)
+        print("bands \(bands) members \(members)")
+    } catch {
+        fail("\(mode): \(error)", code: 1)
+    }
+case "codable-jobs":
+    // codable-jobs FILE WORKERS: the public API's parallel elements, and the rest of the file.
+    let workers = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 0 : 0
+    guard workers >= 1 else { fail("usage: spool-bench codable-jobs FILE WORKERS", code: 64) }
+    do {
+        let (bands, members) = try decodeCatalogWithJobs(path: path, workers: workers)
         print("bands \(bands) members \(members)")
     } catch {
         fail("\(mode): \(error)", code: 1)

@@ -19,7 +19,7 @@ import Synchronization
 /// the parser writes, while it is still being written. Whole-document decoding releases the
 /// elements of the outermost array once decoded (``JSONParsingOptions/releasesDecodedElements``),
 /// so memory holds the model, not the document. To decode the elements of a huge array one at
-/// a time, pass the decoder to a stream: ``JSONStream/elements(of:at:decoder:onError:)``.
+/// a time, pass the decoder to a stream: ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
 ///
 /// Errors are the ones `JSONDecoder` users catch: `DecodingError.keyNotFound`, `valueNotFound`,
 /// `typeMismatch` and `dataCorrupted`, with a `codingPath` from the document root, a

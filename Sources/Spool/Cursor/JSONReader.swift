@@ -94,6 +94,11 @@ public final class JSONReader {
     @exclusivity(unchecked) var current = -1
     /// Tokens at or above this index stay on the tape (used by decoders that need a whole value).
     @exclusivity(unchecked) var pinnedFrom: Int?
+    /// Whether every token stays on the tape as reading goes on (none is discarded): for the
+    /// streams of ``ParallelJSONElements``, which hand out a batch's elements after reading
+    /// them all, so that an element that is a view of its tokens (an ``Extractor``) stays
+    /// valid. Memory then holds the tokens of everything the reader reads.
+    var holdsTokens = false
     @exclusivity(unchecked) private var cursorPath = CursorPath()
     /// Called on the reader's thread with ``bytesRead`` each time a chunk of input has been
     /// taken in: a cheap hook for a progress bar (see also ``totalBytes``).
@@ -157,6 +162,22 @@ public final class JSONReader {
         options.levelsAboveInput = container.count
         self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: !options.allowsComments), options: options, work: .models)
         builder.start(at: point, in: container, index: index)
+    }
+
+    /// A reader of `input` from `point`, the `]` that closes the array at `path`
+    /// (``ResumePoint/init(arrayEndAt:inside:)``), on this thread: its first tokens are the
+    /// prefix's, which open the containers of `path` and the array (two for an object, `{` and
+    /// its key, one for an array), then the `]` and the rest of the input, every token where it
+    /// is in the input. Only a valid rest is read as the whole input's reader reads it: an
+    /// error's excerpt and path may differ.
+    convenience init(
+        _ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, afterArrayAt path: JSONKeyPath
+    ) {
+        var options = options
+        options.parsesInBackground = false
+        let source = ResumedSource(input.open(), from: point, checksBytesBefore: false)
+        self.init(source: source, options: options, work: .models)
+        builder.start(at: point, in: path, index: 0)
     }
 
     /// A reader that you feed yourself, for input that arrives in chunks (a socket, a callback
@@ -412,7 +433,7 @@ public final class JSONReader {
     private var keepFrom: Int {
         var keep = min(current < 0 ? position : current, position)
         if let pinnedFrom { keep = min(keep, pinnedFrom) }
-        return keep
+        return holdsTokens ? min(keep, tape.base) : keep
     }
 
     /// Makes sure the tape holds the token at absolute `index`, reading and parsing as needed.

@@ -1,26 +1,60 @@
 /// Where a resumed reader starts: at `location`, the first byte of an element of an array,
-/// read as if the array opened just before it.
+/// read as if the array opened just before it; or (``init(arrayEndAt:inside:)``) at the `]`
+/// that closes an array, read as if the containers around it had opened just before it.
 ///
 /// The reader's offsets stay those of the whole input: the window starts at ``windowBase``,
-/// where one or two bytes the input does not hold (``prefix``: `[`, and a line break when the
+/// where a few bytes the input does not hold (``prefix``: `[`, and a line break when the
 /// element starts a line) stand in for the array's opening, so every token, error and line
 /// count is where it is in the original input.
 struct ResumePoint {
     let location: SourceLocation
+    /// The bytes that stand in for the input before ``location``: `[` on the element's line
+    /// just before it, or, for an element at the start of its line, `[` and the line break
+    /// that ends the line before.
+    let prefix: [UInt8]
+    /// The line the prefix starts on, and where that line starts.
+    let firstLine: (line: Int, start: Int)
 
-    /// `[` on the element's line just before it, or, for an element at the start of its line,
-    /// `[` and the line break that ends the line before.
-    var prefix: [UInt8] { location.column > 1 ? [UInt8(ascii: "[")] : [UInt8(ascii: "["), UInt8(ascii: "\n")] }
+    /// The point where an element of an array starts, at `location`.
+    init(location: SourceLocation) {
+        self.location = location
+        if location.column > 1 {
+            prefix = [UInt8(ascii: "[")]
+            firstLine = (location.line, location.byteOffset - (location.column - 1))
+        } else {
+            prefix = [UInt8(ascii: "["), UInt8(ascii: "\n")]
+            firstLine = (location.line - 1, location.byteOffset - 2)
+        }
+    }
+
+    /// The point where the `]` at `location` closes the array inside `containers` (from the
+    /// root, true for an object), read as if they and the array opened just before it: an
+    /// object as `{"":`, an array as `[`. On the `]`'s line when its bytes before the `]` can
+    /// hold that, else on a line of its own before it; nil when the bytes before the `]` are
+    /// too few to stand in for them (or `location` cannot be a `]` inside them).
+    init?(arrayEndAt location: SourceLocation, inside containers: [Bool]) {
+        var opening: [UInt8] = []
+        for isObject in containers { opening += isObject ? Array(#"{"":"#.utf8) : [UInt8(ascii: "[")] }
+        opening.append(UInt8(ascii: "["))
+        let offset = location.byteOffset
+        let column = location.column
+        guard location.line >= 1, column >= 1, column - 1 <= offset, location.line - 1 <= offset else { return nil }
+        self.location = location
+        if column - 1 >= opening.count {
+            // `{"":[   ]`: the line's own bytes before the `]` hold the opening.
+            prefix = opening + [UInt8](repeating: UInt8(ascii: " "), count: column - 1 - opening.count)
+            firstLine = (location.line, offset - (column - 1))
+        } else {
+            // `{"":[` on the line before, then the `]`'s column in spaces.
+            guard location.line > 1 else { return nil }
+            prefix = opening + [UInt8(ascii: "\n")] + [UInt8](repeating: UInt8(ascii: " "), count: column - 1)
+            firstLine = (location.line - 1, offset - prefix.count)
+        }
+        guard offset - prefix.count >= 0 else { return nil }
+    }
 
     /// The offset of the prefix's first byte.
     var windowBase: Int { location.byteOffset - prefix.count }
-
-    /// The line the prefix starts on, and where that line starts.
-    var firstLine: (line: Int, start: Int) {
-        location.column > 1
-            ? (location.line, location.byteOffset - (location.column - 1))
-            : (location.line - 1, windowBase)
-    }
 
     /// Whether the location can be the start of element `index` inside an array: after at
     /// least the array's `[` and, before it, `index` elements and their commas; with a line and

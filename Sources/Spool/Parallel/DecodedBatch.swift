@@ -14,6 +14,11 @@ final class DecodedBatch<Value> {
     let batch: ElementBatch
     /// What stopped the batch's stream before its end, if anything.
     var error: (any Error)?
+    /// Where the array's `]` is, when the batch's stream read to it.
+    var arrayEnd: SourceLocation?
+    /// The batch's stream's ``JSONElements/count`` when it stopped: its elements, and the one
+    /// its error is about, if any.
+    var streamCount = 0
 
     /// The elements from `taken` to `count` are initialized.
     private var storage: UnsafeMutablePointer<Value>

@@ -30,6 +30,10 @@ struct ElementBatch: Hashable, Sendable {
     /// stream reads up to (its last element is followed by nothing but the array's comma).
     var nextStart: Int?
 
+    /// About how many bytes of elements a batch of a stream's parallel request holds
+    /// (``JSONStream/elements(of:at:onError:parallelism:)``).
+    static var defaultBytes: Int { 1 << 20 }
+
     /// The number of elements, when the batch is counted.
     var count: Int? {
         if case .counted(let count) = extent { return count }

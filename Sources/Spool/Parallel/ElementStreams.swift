@@ -55,6 +55,9 @@ struct ElementStreams<Value>: Sendable {
     /// once `board` is cancelled.
     func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
         let elements = elements(from: batch.start, index: batch.firstIndex)
+        // The batch's elements are handed out after the stream has read them all: their tokens
+        // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
+        if request.holdsTokens { elements.holdsTokens() }
         let result = DecodedBatch<Value>(batch: batch, capacity: batch.count ?? 64)
         do {
             while !board.isCancelled {
@@ -62,11 +65,15 @@ struct ElementStreams<Value>: Sendable {
                     try readOn(past: batch, with: elements)
                     break
                 }
-                guard let value = try elements.next() else { break }
+                guard let value = try elements.next() else {
+                    result.arrayEnd = elements.arrayEnd
+                    break
+                }
                 result.append(value)
             }
         } catch {
             result.error = error
+            result.streamCount = elements.count
         }
         return result
     }

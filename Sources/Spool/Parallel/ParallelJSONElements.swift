@@ -1,6 +1,7 @@
 /// The elements of one array, decoded by several threads at once and handed out in document
-/// order, with exactly the values and errors of ``JSONStream/elements(of:at:decoder:onError:)``
-/// (issue 25, first increment: internal, error policy `.stop` only).
+/// order, with exactly the values and errors of the serial stream (issue 25): what
+/// ``JSONStream/elements(of:at:decoder:onError:parallelism:)`` runs, through a
+/// ``ParallelRequest``, when asked for more than one worker (error policy `.stop` only).
 ///
 /// ```swift
 /// let bands = ParallelJSONElements<Band>(.file(path), at: "objects", workers: 4)
@@ -42,6 +43,12 @@ final class ParallelJSONElements<Value> {
     let board: BatchBoard<Value>
     /// Elements handed out so far.
     private(set) var count = 0
+    /// The serial stream's ``JSONElements/count`` once an error has been thrown: the elements
+    /// handed out, and the one whose decoding failed, if the error is about one.
+    private var countAtError: Int?
+    /// Elements handed out so far, counting the one an error was thrown for (as
+    /// ``JSONElements/count`` counts it).
+    var countedElements: Int { countAtError ?? count }
     /// Batches decoded by the workers and taken in (for tests).
     private(set) var batchesTaken = 0
     /// Whether a stream on this thread has read (part of) the array (for tests): the input or
@@ -55,7 +62,12 @@ final class ParallelJSONElements<Value> {
     /// The stream that reads the rest of the array on this thread, once there is one.
     private var serial: SerialRun<Value>?
     /// Whether the array's end or an error has been reached: nothing more is handed out.
-    private var isFinished = false
+    private(set) var isFinished = false
+    /// Where the array's `]` is, once every element has been handed out (nil after an error):
+    /// as the parser of the stream that read to it found it.
+    private(set) var arrayEnd: SourceLocation?
+    /// Called on the consumer's thread with each batch taken from the workers (for progress).
+    var onBatchTaken: ((ElementBatch) -> Void)?
 
     /// The elements of the array at `path` of `input`, each decoded as the `Decodable` `Value`
     /// by `decoder`, by `workers` threads (at least one) in batches of about `batchBytes`.
@@ -77,7 +89,9 @@ final class ParallelJSONElements<Value> {
         self.init(streams, workers: workers, batchBytes: batchBytes)
     }
 
-    private init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int) {
+    /// The elements that `streams` read, by `workers` threads (at least one) in batches of
+    /// about `batchBytes`.
+    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int) {
         self.streams = streams
         let workers = max(1, workers)
         board = BatchBoard(workers: workers)
@@ -102,10 +116,14 @@ final class ParallelJSONElements<Value> {
         while !isFinished {
             if let serial {
                 do {
-                    guard let value = try serial.next(handedOut: count) else { return finish() }
+                    guard let value = try serial.next(handedOut: count) else {
+                        arrayEnd = serial.arrayEnd
+                        return finish()
+                    }
                     count += 1
                     return value
                 } catch {
+                    countAtError = serial.countedElements
                     _ = finish()
                     throw error
                 }
@@ -124,6 +142,7 @@ final class ParallelJSONElements<Value> {
                 nextNumber += 1
                 batchesTaken += 1
                 current = batch
+                onBatchTaken?(batch.batch)
             case .serialTail(let batch):
                 readSerially(from: batch)
             case .end:
@@ -143,6 +162,7 @@ final class ParallelJSONElements<Value> {
                 readSerially(from: batch.batch)
                 return
             }
+            countAtError = batch.batch.firstIndex + batch.streamCount
             _ = finish()
             throw error
         }
@@ -151,6 +171,7 @@ final class ParallelJSONElements<Value> {
             // (Not for batches the scan vouched for: fewer elements than it found.)
             readSerially(from: batch.batch)
         case .toArrayEnd, .serialTail:
+            arrayEnd = batch.arrayEnd
             _ = finish()
         case .counted:
             break

@@ -15,6 +15,8 @@ final class SerialRun<Value> {
     private var start: SourceLocation?
     /// Elements to pass over before handing any out.
     private var toSkip: Int
+    /// The index of the stream's first element in the array.
+    private var firstIndex: Int
 
     /// A run from the element at `index`, which starts at `start` (from the document's start
     /// when nil), passing over `skip` elements.
@@ -22,8 +24,16 @@ final class SerialRun<Value> {
         self.streams = streams
         self.start = start
         toSkip = max(0, skip)
+        firstIndex = index
         elements = streams.elements(from: start, index: index, serially: true)
     }
+
+    /// The serial stream's ``JSONElements/count``: the elements before the stream's first, and
+    /// those it handed out or passed over, and the one it threw an error for, if any.
+    var countedElements: Int { firstIndex + elements.count }
+
+    /// Where the array's `]` is, once ``next(handedOut:)`` has returned nil.
+    var arrayEnd: SourceLocation? { elements.arrayEnd }
 
     /// The next element; nil at the array's end. `handedOut` is how many elements the consumer
     /// has had, for a run read again from the document's start.
@@ -41,6 +51,7 @@ final class SerialRun<Value> {
                 // Read again as the serial stream reads, to its error.
                 start = nil
                 toSkip = handedOut
+                firstIndex = 0
                 elements = streams.elements(from: nil, index: 0, serially: true)
             }
         }

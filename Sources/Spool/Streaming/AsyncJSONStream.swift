@@ -38,7 +38,7 @@ public final class AsyncJSONStream {
         core = StreamCore(reader: self.input.reader)
     }
 
-    /// The elements of the array at `path`, each decoded as `T` (see ``JSONStream/elements(of:at:onError:)``).
+    /// The elements of the array at `path`, each decoded as `T` (see ``JSONStream/elements(of:at:onError:parallelism:)``).
     /// Cancelling the task ends them with `CancellationError` (see ``AsyncJSONStream``).
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
@@ -47,7 +47,7 @@ public final class AsyncJSONStream {
     }
 
     /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
-    /// (see ``JSONStream/elements(of:at:decoder:onError:)``). Cancelling the task ends them
+    /// (see ``JSONStream/elements(of:at:decoder:onError:parallelism:)``). Cancelling the task ends them
     /// with `CancellationError` (see ``AsyncJSONStream``).
     @_disfavoredOverload
     public func elements<T: Decodable>(

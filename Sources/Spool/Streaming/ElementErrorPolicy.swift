@@ -1,5 +1,5 @@
 /// What a stream does when an element (or a member's value) does not decode: the `onError:`
-/// argument of ``JSONStream/elements(of:at:onError:)`` and the other element requests.
+/// argument of ``JSONStream/elements(of:at:onError:parallelism:)`` and the other element requests.
 ///
 /// ```swift
 /// let people = JSONStream(.string(json)).elements(of: BandMember.self, onError: .skip { skipped in

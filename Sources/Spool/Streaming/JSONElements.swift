@@ -15,20 +15,29 @@
 /// and location. By default the first one ends the stream; with `.skip`, the element is
 /// skipped, reported, and the stream goes on. A ``ParseError`` always ends it (the rest cannot
 /// be trusted), and says how many elements were decoded before it.
+///
+/// Elements that several threads decode (``JSONStream/elements(of:at:onError:parallelism:)``)
+/// come out of the same sequence, in the same order, with the same errors; dropping the
+/// sequence stops the threads.
 public final class JSONElements<Value>: Sequence {
     private let request: StreamRequest<Value>
+    /// The threads that decode the elements instead of the request's stream, when the stream
+    /// decodes them in parallel (``JSONStream/elements(of:at:onError:parallelism:)``).
+    /// Internal for tests.
+    let parallel: ParallelRequest<Value>?
 
-    init(_ request: StreamRequest<Value>) {
+    init(_ request: StreamRequest<Value>, parallel: ParallelRequest<Value>? = nil) {
         self.request = request
+        self.parallel = parallel
     }
 
     /// Elements handed out or skipped so far.
-    public var count: Int { request.count }
+    public var count: Int { parallel?.count ?? request.count }
 
     /// Whether the last element has been handed out (or an error has ended the sequence). For
     /// a ``PushJSONStream``, `next()` also returns `nil` while the next element waits for input;
     /// this tells the two apart.
-    public var isFinished: Bool { request.isFinished }
+    public var isFinished: Bool { parallel?.isFinished ?? request.isFinished }
 
     /// The next element; `nil` after the last one (for a ``PushJSONStream``, also while the
     /// next element waits for more input).
@@ -38,12 +47,26 @@ public final class JSONElements<Value>: Sequence {
     ///   the first call for a `Decodable` decoder whose `.pattern` date strategy Spool does
     ///   not read.
     public func next() throws -> Value? {
+        if let parallel { return try parallel.next() }
         // (A refused request throws its refusal, whatever else runs.) The step's value is
         // matched out, not read through `Step.value`: in unspecialized code that copies it
         // and destroys the step (callgrind, 10 MB catalog: JSONStream 0.7 % more).
         let step = try request.isRefused ? request.step() : request.core.exclusive("next()") { try request.step() }
         guard case .value(let value) = consume step else { return nil }
         return value
+    }
+
+    /// Keeps every token the stream reads on its tape (``JSONReader/holdsTokens``), so that
+    /// every element handed out stays valid as long as it is kept.
+    func holdsTokens() {
+        request.core.reader.holdsTokens = true
+    }
+
+    /// Where the `]` that ended the array is, right after `next()` has returned nil at the
+    /// array's end (not after an error): the current token of the stream's reader.
+    var arrayEnd: SourceLocation? {
+        guard request.isFinished, !request.isRefused, request.core.reader.currentToken?.kind == .arrayEnd else { return nil }
+        return request.core.reader.location
     }
 
     /// Calls `body` with every remaining element.

@@ -19,7 +19,9 @@ import Foundation
 /// Each element's tokens are decoded and then dropped, so memory is bounded by the largest
 /// element, never by the file; for a large file, reading and parsing run ahead on a
 /// background thread while your code handles the elements. Stopping early (not calling
-/// `next()` again, dropping the stream) stops reading.
+/// `next()` again, dropping the stream) stops reading. With `parallelism:`, several threads
+/// decode the elements of a file or of bytes in memory at once, handed out in document order
+/// (``elements(of:at:onError:parallelism:)``).
 ///
 /// The values beside the streamed array are not lost: ``remainder()`` holds the document with
 /// the array's elements left out, once the elements have been read.
@@ -27,12 +29,20 @@ import Foundation
 /// A stream is a single-threaded object: use it from one thread or task at a time.
 public final class JSONStream {
     let core: StreamCore
+    /// The input, for the threads that decode elements in parallel; nil for a stream resumed
+    /// at an element, which reads serially.
+    private let input: JSONInput?
+    /// The rest of the input after elements decoded in parallel, once asked for so.
+    private(set) var parallelRest: ParallelRest?
+    /// About how many bytes of elements each batch of a parallel request holds (a hook for
+    /// tests, which cut small inputs into many batches).
+    var parallelBatchBytes = ElementBatch.defaultBytes
 
     /// Reads `input` (a file, a descriptor, standard input, bytes in memory) once, front to
     /// back, as elements are asked for. A file that cannot be opened is reported by the first
     /// call that reads, as an ``InputError``.
     public convenience init(_ input: JSONInput, options: JSONParsingOptions = .init()) {
-        self.init(reader: JSONReader(input, options: options, work: .models))
+        self.init(core: StreamCore(reader: JSONReader(input, options: options, work: .models)), input: input)
     }
 
     /// Reads `input` from `location`, where `element` starts (an element of an array, such as
@@ -48,11 +58,11 @@ public final class JSONStream {
     ///
     /// A regular file or input in memory starts there at once; other input is read and dropped
     /// up to it. Nothing after the array is read: the stream has no ``remainder()``, and
-    /// ``finish()`` checks only the array. Its one request is ``elements(of:at:onError:)`` (or
-    /// ``count(at:)``) at the array's path; any other request, an `element` whose last
-    /// component is not an index, a path with a wildcard, NDJSON options, or a location that
-    /// cannot be an element's start is refused by the first `next()` with a
-    /// ``UsageError``. A location the bytes before which do not end with the `[` or `,`
+    /// ``finish()`` checks only the array. Its one request is
+    /// ``elements(of:at:onError:parallelism:)`` (or ``count(at:)``) at the array's path; any
+    /// other request, an `element` whose last component is not an index, a path with a
+    /// wildcard, NDJSON options, or a location that cannot be an element's start is refused by
+    /// the first `next()` with a ``UsageError``. A location the bytes before which do not end with the `[` or `,`
     /// before an element (whitespace aside) is refused with an ``InputError``; another that is
     /// not where an element starts gives the ``ParseError`` the bytes there give. The limits
     /// (``JSONParsingOptions/maxDepth``) count from the document's root, as the whole stream
@@ -80,12 +90,9 @@ public final class JSONStream {
         self.init(core: StreamCore(reader: JSONReader(input, options: options, work: .models), resumedIn: container, at: 0, refusal: refusal))
     }
 
-    init(reader: JSONReader) {
-        core = StreamCore(reader: reader)
-    }
-
-    private init(core: StreamCore) {
+    private init(core: StreamCore, input: JSONInput? = nil) {
         self.core = core
+        self.input = input
     }
 
     var reader: JSONReader { core.reader }
@@ -99,16 +106,39 @@ public final class JSONStream {
     /// A stream reads its input once, so it hands out one sequence: the sequence a second
     /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
     /// ``UsageError`` from its first `next()`.
+    ///
+    /// With `parallelism` of more than one worker (``Parallelism``), several threads decode the
+    /// elements at once, each a batch of whole elements with a parser of its own, and the
+    /// sequence still hands them out one at a time, in document order: the same values, and
+    /// the same first error after the same elements, as the serial stream. That happens when
+    /// all of these hold; otherwise the stream reads serially, as without the argument:
+    /// - the input is a regular file, a file URL or bytes in memory (not a descriptor or
+    ///   standard input, which cannot be read at several places at once);
+    /// - `policy` is `.stop` (skipping needs the serial stream's reports in order);
+    /// - `path` has no wildcard, and the options allow neither comments nor several top-level
+    ///   values (NDJSON);
+    /// - this is the stream's first request (the stream is not resumed at an element).
+    ///
+    /// What it costs: a thread that cuts the array (reading the input a second time, ahead of
+    /// the workers), and up to two batches of about 1 MiB of decoded elements per worker held
+    /// ahead of your code: memory stays bounded by the batch size, not by the input. Dropping
+    /// the sequence (or reaching the end, or an error) stops every thread. ``remainder()`` and
+    /// ``finish()`` after the last element read only what comes before the array's first
+    /// element and after its `]`; after an error or an early stop they read the whole input
+    /// again, serially. ``onProgress`` is called as each batch is handed out.
     public func elements<T: JSONDecodable>(
-        of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
+        of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop,
+        parallelism: Parallelism = .serial
     ) -> JSONElements<T> {
-        JSONElements(.elements(of: type, at: path, onError: policy, in: core))
+        let request: StreamRequest<T> = .elements(of: type, at: path, onError: policy, in: core)
+        let threads = parallelRequest(request, at: path, policy: policy, parallelism, JSONDecodableElements<T>())
+        return JSONElements(request, parallel: threads)
     }
 
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
     /// object too big to hold, like ijson's `kvitems`). The empty path streams a root object.
     ///
-    /// One request per stream, as for ``elements(of:at:onError:)``.
+    /// One request per stream, as for ``elements(of:at:onError:parallelism:)``.
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
         JSONMembers(.members(of: type, at: path, in: core))
     }
@@ -121,12 +151,40 @@ public final class JSONStream {
     /// ``JSONDecodable`` is decoded through that conformance. A decoder whose `.pattern` date
     /// strategy has a field Spool does not read makes the first `next()` throw a
     /// ``UsageError``, before the stream reads anything for this request.
+    ///
+    /// `parallelism` decodes the elements on several threads, in document order, with the
+    /// values and errors of the serial stream, under the conditions (and at the costs) that
+    /// ``elements(of:at:onError:parallelism:)`` gives; each thread decodes with `decoder`'s
+    /// strategies.
     @_disfavoredOverload
     public func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
-        onError policy: ElementErrorPolicy = .stop
+        onError policy: ElementErrorPolicy = .stop, parallelism: Parallelism = .serial
     ) -> JSONElements<T> {
-        JSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core))
+        let request: StreamRequest<T> = .elements(of: type, at: path, decoder: decoder, onError: policy, in: core)
+        let threads = parallelRequest(request, at: path, policy: policy, parallelism, DecodableElements<T>(decoder: decoder))
+        return JSONElements(request, parallel: threads)
+    }
+
+    /// The threads that decode `request`'s elements, when `parallelism` asks for more than one
+    /// worker and the engine can read the input, options and path; nil to read serially (also
+    /// when the request was refused: its sequence throws the refusal).
+    private func parallelRequest<T>(
+        _ request: StreamRequest<T>, at path: JSONKeyPath, policy: ElementErrorPolicy, _ parallelism: Parallelism,
+        _ elements: some ElementRequest<T>
+    ) -> ParallelRequest<T>? {
+        let workers = parallelism.workerCount
+        guard workers > 1, case .stop = policy, !request.isRefused, let input, parallelRest == nil else { return nil }
+        let options = reader.options
+        // (A file that is not a regular one, or cannot be opened, has no size.)
+        guard reader.totalBytes != nil, ParallelRequest<T>.isPossible(input: input, at: path, options: options) else {
+            return nil
+        }
+        let streams = ElementStreams(
+            input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements)
+        let rest = ParallelRest(core: core, input: streams.input, path: path, options: options)
+        parallelRest = rest
+        return ParallelRequest(streams, workers: workers, batchBytes: parallelBatchBytes, rest: rest)
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -154,8 +212,9 @@ public final class JSONStream {
         set { reader.onProgress = newValue }
     }
 
-    /// Bytes read so far, for progress.
-    public var bytesRead: Int { reader.bytesRead }
+    /// Bytes read so far, for progress. For elements decoded in parallel, the bytes up to the
+    /// last batch of elements handed out.
+    public var bytesRead: Int { parallelRest.map { max($0.bytesRead, reader.bytesRead) } ?? reader.bytesRead }
 
     /// The input's size in bytes, when known (files, memory).
     public var totalBytes: Int? { reader.totalBytes }
@@ -163,6 +222,7 @@ public final class JSONStream {
     /// Reads the rest of the input, checking that it is valid JSON (and recording the
     /// ``remainder()``). Call it after the last element to be sure nothing after it is broken.
     public func finish() throws {
+        if let parallelRest { return try parallelRest.readRest() }
         _ = try core.readRest()
     }
 
@@ -172,6 +232,7 @@ public final class JSONStream {
     /// - Throws: ``ParseError`` or ``InputError`` from reading the rest; ``DecodeError`` when
     ///   the document holds no value.
     public func remainder() throws -> Extractor {
+        if let parallelRest { return try parallelRest.remainder() }
         _ = try core.readRest()
         return try core.remainder()
     }

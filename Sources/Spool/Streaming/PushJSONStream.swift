@@ -91,7 +91,7 @@ public final class PushJSONStream {
     }
 
     /// The elements of the array at `path`, each decoded as `T` (see
-    /// ``JSONStream/elements(of:at:onError:)``).
+    /// ``JSONStream/elements(of:at:onError:parallelism:)``).
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {

@@ -33,6 +33,7 @@ struct BandsCommand: ParsableCommand {
 
     @OptionGroup var parsing: ParsingFlags
     @OptionGroup var progress: ProgressFlags
+    @OptionGroup var jobs: JobsFlag
 
     func run() throws {
         let input = InputFile(file)
@@ -49,7 +50,7 @@ struct BandsCommand: ParsableCommand {
                     printToStandardError("\(input.name):\(report.error.description) (band skipped)")
                 }
                 : .stop
-            let bands = stream.elements(of: Band.self, at: "objects", onError: policy)
+            let bands = stream.elements(of: Band.self, at: "objects", onError: policy, parallelism: jobs.parallelism)
             var bandCount = 0
             var memberCount = 0
             var oldest: BandMember?

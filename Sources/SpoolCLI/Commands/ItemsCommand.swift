@@ -18,6 +18,7 @@ struct ItemsCommand: ParsableCommand {
     @OptionGroup var target: PathAndFile
     @OptionGroup var parsing: ParsingFlags
     @OptionGroup var progress: ProgressFlags
+    @OptionGroup var jobs: JobsFlag
 
     @Flag(help: ArgumentHelp(
         "Print each element with where it lies: {\"path\":\"objects[3]\",\"offset\":N,\"end\":N,\"line\":N,\"column\":N,\"value\":...}.",
@@ -30,12 +31,12 @@ struct ItemsCommand: ParsableCommand {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
             if offsets {
-                let items = stream.elements(of: Located<Extractor>.self, at: keyPath)
+                let items = stream.elements(of: Located<Extractor>.self, at: keyPath, parallelism: jobs.parallelism)
                 while let item = try items.next() {
                     try Self.write(item, to: writer)
                 }
             } else {
-                let items = stream.elements(of: Extractor.self, at: keyPath)
+                let items = stream.elements(of: Extractor.self, at: keyPath, parallelism: jobs.parallelism)
                 while let item = try items.next() {
                     try writer.value(item)
                 }

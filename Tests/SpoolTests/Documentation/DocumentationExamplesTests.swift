@@ -179,6 +179,23 @@ extension DocumentationExamples {
             #expect(updated == DocumentationExamples.lastUpdated)
         }
 
+        @Test func decodingOnEveryCoreGivesTheSameBands() throws {
+            DocumentationExamples.enterRepository()
+            let printed = Printed()
+            func print(_ items: Any...) { printed.record(items) }
+
+            // From the article, verbatim:
+            let stream = JSONStream(.file("Examples/bands.json"))
+            let bands = stream.elements(of: Band.self, at: "objects", parallelism: .automatic)
+            while let band = try bands.next() {
+                print(band.name, band.members.count)   // in document order, as without parallelism
+            }
+            let updated = try stream.remainder().value("last_updated", .iso8601)
+
+            #expect(printed.lines == ["Beatles 4", "The Rolling Stones 4", "Nirvana 3", "Foo Fighters 3", "Sigur Rós 2"])
+            #expect(updated == DocumentationExamples.lastUpdated)
+        }
+
         @Test func aWildcardCrossesEveryBand() throws {
             DocumentationExamples.enterRepository()
             let printed = Printed()

@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How many threads decode the elements of one array: the `parallelism:` argument of
+/// ``JSONStream/elements(of:at:onError:parallelism:)`` and
+/// ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
+///
+/// ```swift
+/// let bands = JSONStream(.file(path)).elements(of: Band.self, at: "objects", parallelism: .automatic)
+/// while let band = try bands.next() { print(band.name) }   // in document order
+/// ```
+///
+/// With more than one worker, a scanner thread cuts the array into batches of whole elements
+/// (about 1 MiB each) and the workers decode the batches at once, each with a parser of its
+/// own; the elements are still handed out one at a time, in document order, with exactly the
+/// values and errors of the serial stream. The stream says when it can do this
+/// (``JSONStream/elements(of:at:onError:parallelism:)``); otherwise it reads serially.
+public enum Parallelism: Hashable, Sendable {
+    /// One stream decodes every element (reading and parsing ahead on a background thread for
+    /// a large input): the default.
+    case serial
+    /// This many worker threads decode the elements (at most 64), plus one thread that cuts
+    /// the array into batches; 1 (or less) is ``serial``.
+    case workers(Int)
+    /// One worker for each core the process may use (`ProcessInfo.activeProcessorCount`, at
+    /// least 1 and at most 64): ``serial`` on a machine with one core.
+    case automatic
+
+    /// The most workers: every thread is started at once, and one scanner thread cuts the
+    /// batches for all of them.
+    static let maximumWorkers = 64
+
+    /// The number of threads that decode elements: 1 for ``serial``, from 1 to 64 for the
+    /// others.
+    public var workerCount: Int {
+        switch self {
+        case .serial: return 1
+        case .workers(let count): return min(max(1, count), Self.maximumWorkers)
+        case .automatic: return min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumWorkers)
+        }
+    }
+}
