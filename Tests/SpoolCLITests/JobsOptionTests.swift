@@ -113,6 +113,24 @@ struct JobsOptionTests {
         try Self.expectSameWithJobs([["bands", "--skip-invalid", file.path], ["items", "--ndjson", ".", file.path]])
     }
 
+    @Test func ndjsonValuesPrintTheSame() throws {
+        // 12,000 bands a line (2 MB): several batches; then one broken line in the middle.
+        let lines = (0..<12_000).map { Self.band($0).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined() }
+        let valid = try StreamingCommandTests.temporaryFile(lines.joined(separator: "\n") + "\n")
+        var broken = lines
+        broken[7_001] = #"{"name": "Band 7001", "members": [}"#
+        let invalid = try StreamingCommandTests.temporaryFile(broken.joined(separator: "\n"))
+        defer {
+            try? FileManager.default.removeItem(at: valid)
+            try? FileManager.default.removeItem(at: invalid)
+        }
+        for file in [valid, invalid] {
+            try Self.expectSameWithJobs([["items", "--ndjson", ".", file.path], ["items", "--ndjson", "--offsets", ".", file.path]], jobs: ["2", "4"])
+        }
+        let run = try Spool.run(["items", "--ndjson", "--jobs", "2", ".", invalid.path])
+        #expect(run.status != 0 && run.stdout.split(separator: "\n").count == 7_001 && run.stderr.contains("7002:"), "\(run.stderr)")
+    }
+
     @Test func jobsMustBeAutoOrFrom0To64() throws {
         for value in ["-1", "65", "x", "1.5"] {
             let run = try Spool.run(["count", "--jobs", value, "objects", "Examples/bands.json"])

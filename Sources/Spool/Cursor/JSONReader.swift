@@ -164,6 +164,16 @@ public final class JSONReader {
         builder.start(at: point, in: container, index: index)
     }
 
+    /// A reader of `input` with several top-level values (NDJSON) from `point`
+    /// (``ResumePoint/init(topLevelValueAt:)``), where top-level value `index` starts: it
+    /// reads on this thread to the input's end, every token where it is in the input.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue point: ResumePoint, index: Int) {
+        var options = options
+        options.parsesInBackground = false
+        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: false), options: options, work: .models)
+        builder.start(at: point, in: nil, index: index)
+    }
+
     /// A reader of `input` from `point`, the `]` that closes the array at `path`
     /// (``ResumePoint/init(arrayEndAt:inside:)``), on this thread: its first tokens are the
     /// prefix's, which open the containers of `path` and the array (two for an object, `{` and

@@ -27,6 +27,14 @@ struct ResumePoint {
         }
     }
 
+    /// The point where a top-level value starts, at `location`, with several top-level values
+    /// (NDJSON): no prefix, the window starts at the value.
+    init(topLevelValueAt location: SourceLocation) {
+        self.location = location
+        prefix = []
+        firstLine = (location.line, location.byteOffset - (location.column - 1))
+    }
+
     /// The point where the `]` at `location` closes the array inside `containers` (from the
     /// root, true for an object), read as if they and the array opened just before it: an
     /// object as `{"":`, an array as `[`. On the `]`'s line when its bytes before the `]` can

@@ -42,15 +42,25 @@ struct BatchCutter {
     private var openElement: SourceLocation?
     /// Whether the last batch has been handed out: nothing more is read.
     private(set) var isDone = false
+    /// Whether the input has ended (``finish()``).
+    private var inputEnded = false
 
-    /// A cutter for the array at `path`, read with `options`; nil when the scanner cannot follow
-    /// the path (a wildcard, a negative index).
+    /// A cutter for the array at `path`, read with `options` (with several top-level values,
+    /// NDJSON, for those values: the empty path only); nil when the scanner cannot follow the
+    /// path (a wildcard, a negative index, a path into NDJSON) or the options (comments).
     init?(path: JSONKeyPath, options: JSONParsingOptions, batchBytes: Int) {
-        guard
-            let scanner = ElementScanner(
-                path: path, maxDepth: options.effectiveMaxDepth, allowsByteOrderMark: options.allowsByteOrderMark)
-        else { return nil }
-        self.scanner = scanner
+        guard !options.allowsComments else { return nil }
+        if options.allowsMultipleValues {
+            guard path.isEmpty else { return nil }
+            scanner = ElementScanner(
+                topLevelValues: .default, maxDepth: options.effectiveMaxDepth, allowsByteOrderMark: options.allowsByteOrderMark)
+        } else {
+            guard
+                let scanner = ElementScanner(
+                    path: path, maxDepth: options.effectiveMaxDepth, allowsByteOrderMark: options.allowsByteOrderMark)
+            else { return nil }
+            self.scanner = scanner
+        }
         self.batchBytes = max(1, batchBytes)
     }
 
@@ -80,10 +90,18 @@ struct BatchCutter {
     mutating func finish() -> [ElementBatch] {
         guard !isDone else { return [] }
         boundaries.removeAll(keepingCapacity: true)
+        let base = scanner.offset
         scanner.finish(into: &boundaries)
-        // (Not NDJSON: the end of the input completes no element, and the scanner doubts
-        // unless the array has ended.)
         var batches: [ElementBatch] = []
+        // (NDJSON: the input's end completes a last number or literal. A value needs no start
+        // located here: it started in a chunk already read.)
+        for boundary in boundaries where boundary.lowerBound < base {
+            guard take(boundary, in: UnsafeRawBufferPointer(start: nil, count: 0), base: base, into: &batches) else {
+                endWithTail(into: &batches)
+                return batches
+            }
+        }
+        inputEnded = true
         end(into: &batches)
         if !isDone { endWithTail(into: &batches) }
         return batches
@@ -141,9 +159,9 @@ struct BatchCutter {
     }
 
     /// After a chunk: the last batch once the array has ended (however the input goes on after
-    /// it), the serial tail once the scanner doubts.
+    /// it) or, for NDJSON, once the input has ended; the serial tail once the scanner doubts.
     private mutating func end(into batches: inout [ElementBatch]) {
-        if scanner.arrayEnd != nil {
+        if scanner.arrayEnd != nil || (scanner.multipleValues && inputEnded && scanner.doubt == nil) {
             if let batch = held {
                 batches.append(ElementBatch(number: batch.number, firstIndex: batch.firstIndex, start: batch.start, extent: .toArrayEnd))
                 held = nil

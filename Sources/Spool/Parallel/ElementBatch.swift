@@ -10,7 +10,8 @@ struct ElementBatch: Hashable, Sendable {
     enum Extent: Hashable, Sendable {
         /// Exactly this many elements (at least one), all ending before the next batch starts.
         case counted(Int)
-        /// Every element to the end of the array: the last batch, whose `]` the scan has seen.
+        /// Every element to the end of the array: the last batch, whose `]` the scan has seen
+        /// (for NDJSON, every value to the input's end, which the scan has reached).
         case toArrayEnd
         /// Every element to the end of the array, or to the first error, by one stream on the
         /// consumer's thread: what the scan could not vouch for (``ScanDoubt``), from here on.

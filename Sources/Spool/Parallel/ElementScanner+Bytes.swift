@@ -240,10 +240,14 @@ extension ElementScanner {
             }
         case .topScalar:
             switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"):
+            case 0x20, 0x0A, 0x0D, 0x09:
                 report(elementStart..<offset, into: &boundaries)
                 phase = .nextValue
-                return whitespace
+                return true
+            case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"):
+                // `1"a"`: the parser refuses a value that touches a number or literal before
+                // it; a stream started at the second value would not.
+                stop(.unexpectedByte, at: offset)
             case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\\"):
                 stop(.unexpectedByte, at: offset)
             default:

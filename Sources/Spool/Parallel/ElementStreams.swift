@@ -47,6 +47,11 @@ struct ElementStreams<Value>: Sendable {
     func elements(from start: SourceLocation?, index: Int, serially: Bool = false) -> JSONElements<Value> {
         let options = serially ? serialOptions : options
         guard let start else { return request.elements(on: JSONStream(input, options: options), at: path) }
+        if options.allowsMultipleValues {
+            // (NDJSON: the top-level values, the empty path.)
+            let stream = JSONStream(input, options: options, resumingAtValue: start, index: index)
+            return request.elements(on: stream, at: path)
+        }
         let stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
         return request.elements(on: stream, at: path)
     }

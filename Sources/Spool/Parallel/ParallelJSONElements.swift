@@ -30,9 +30,14 @@
 /// the serial stream finds it. Nothing after the array's `]` is read, as the serial stream
 /// reads nothing after it.
 ///
+/// **NDJSON.** With several top-level values, the elements are the values (the empty path
+/// only): the scan cuts where values end, each batch's stream resumes at a value
+/// (``JSONStream/init(_:options:resumingAtValue:index:)``), and the last batch reads to the
+/// input's end.
+///
 /// **Serially.** Input that cannot be read at several places at once (a descriptor, standard
-/// input), a path with a wildcard, and options the scanner does not follow (comments, several
-/// top-level values) are read by one serial stream on the consumer's thread.
+/// input), a path with a wildcard, and options the scanner does not follow (comments, a path
+/// into NDJSON values) are read by one serial stream on the consumer's thread.
 ///
 /// **Stopping.** Dropping the engine (or reaching the end or an error) stops the scanner and
 /// every worker at their next step: a worker finishes the element it is decoding.
@@ -200,10 +205,8 @@ final class ParallelJSONElements<Value> {
 
     /// The input opened for the scanner, when it can be read at several places at once (a
     /// regular file, bytes in memory); nil otherwise (the serial stream then reports a file
-    /// that cannot be opened), and for options the scanner does not follow.
+    /// that cannot be opened).
     private static func randomAccessSource(_ streams: ElementStreams<Value>) -> (any ByteSource)? {
-        let options = streams.options
-        guard !options.allowsComments, !options.allowsMultipleValues else { return nil }
         switch streams.input.source {
         case .descriptor: return nil
         case .file, .url, .bytes, .data, .string: break

@@ -24,23 +24,33 @@ final class ParallelRequest<Value> {
     /// Whether the last element has been handed out, or an error has ended the sequence.
     var isFinished: Bool { engine.isFinished }
 
+    /// Whether an error has ended the elements.
+    private var failed = false
+
     /// The next element in document order; nil after the last one.
     /// - Throws: what the serial stream throws at this element.
     func next() throws -> Value? {
-        guard let value = try engine.next() else {
-            if let end = engine.arrayEnd { rest.arrayEnded(at: end) }
-            return nil
+        do {
+            guard let value = try engine.next() else {
+                if !failed { rest.elementsEnded(arrayEnd: engine.arrayEnd) }
+                return nil
+            }
+            rest.handedOutCount = engine.countedElements
+            return value
+        } catch {
+            failed = true
+            rest.handedOutCount = engine.countedElements
+            throw error
         }
-        return value
     }
 
     /// Whether the elements of the array at `path` of `input` are decoded in parallel with
     /// `options` (as far as can be told before the input is opened: a file must also be a
     /// regular file): a file, a file URL or bytes in memory (not a descriptor, which cannot be
-    /// read at several places at once), JSON without comments or several top-level values, a
-    /// path without a wildcard.
+    /// read at several places at once), JSON without comments, a path without a wildcard; with
+    /// several top-level values (NDJSON), the values themselves (the empty path).
     static func isPossible(input: JSONInput, at path: JSONKeyPath, options: JSONParsingOptions) -> Bool {
-        guard !options.allowsComments, !options.allowsMultipleValues, !path.hasWildcard else { return false }
+        guard !path.hasWildcard else { return false }
         switch input.source {
         case .descriptor: return false
         case .file, .url, .bytes, .data, .string: break
@@ -54,8 +64,11 @@ final class ParallelRequest<Value> {
 /// would read it from where its elements ended, but without parsing the array again when it
 /// can.
 ///
+/// **NDJSON.** Once every top-level value has been handed out, the input has been read to its
+/// end: nothing is read again, and the remainder is the serial stream's (none).
+///
 /// **Quickly.** Once every element has been handed out, the `]` that closes the array is
-/// known (``arrayEnded(at:)``): a stream from the document's start reads up to the array's
+/// known (``elementsEnded(arrayEnd:)``): a stream from the document's start reads up to the array's
 /// first element (recording what comes before it for the remainder), then a reader resumed at
 /// the `]` (``ResumePoint/init(arrayEndAt:inside:)``) reads the rest, every token where it is
 /// in the input. The array's elements are not read again.
@@ -75,9 +88,15 @@ final class ParallelRest {
 
     /// Where the array's `]` is, once every element has been handed out.
     private var arrayEnd: SourceLocation?
+    /// With several top-level values (NDJSON): whether every value has been handed out, so
+    /// the input has been read to its end.
+    private var valuesEnded = false
     /// Bytes of input whose elements have been handed out (or read by the rest): the stream's
     /// ``JSONStream/bytesRead``.
     private(set) var bytesRead = 0
+    /// The elements handed out, and the one an error was thrown for: where the serial
+    /// stream's request stopped, which the serial way passes over before reading the rest.
+    var handedOutCount = 0
 
     /// How the rest was read, once it was.
     private enum State {
@@ -112,10 +131,16 @@ final class ParallelRest {
         core.reader.onProgress?(offset)
     }
 
-    /// Notes that every element has been handed out: the array's `]` is at `location`.
-    func arrayEnded(at location: SourceLocation) {
-        arrayEnd = location
-        handedOut(through: location.byteOffset + 1)
+    /// Notes that every element has been handed out without an error: the array's `]` is at
+    /// `arrayEnd` (when its stream saw it); for NDJSON, the input has ended.
+    func elementsEnded(arrayEnd: SourceLocation?) {
+        if options.allowsMultipleValues {
+            valuesEnded = true
+            if let total = core.reader.totalBytes { handedOut(through: total) }
+        } else if let arrayEnd {
+            self.arrayEnd = arrayEnd
+            handedOut(through: arrayEnd.byteOffset + 1)
+        }
     }
 
     /// Reads the rest of the input, checking that it is valid JSON and recording the
@@ -127,6 +152,11 @@ final class ParallelRest {
         case .serial:
             _ = try core.readRest()
         case .unread:
+            if valuesEnded {
+                // Nothing is left to read, and the serial stream records nothing of the values.
+                state = .read(core)
+                return
+            }
             if let arrayEnd, let read = quickly(after: arrayEnd) {
                 state = .read(read)
                 if let total = core.reader.totalBytes { handedOut(through: total) }
@@ -145,12 +175,17 @@ final class ParallelRest {
         return try core.remainder()
     }
 
-    /// The stream's core passes over every element, as its serial request would have handed
-    /// them out: to the array's end or the first error (which the elements threw already, and
-    /// the rest throws again if it is about the input).
+    /// The stream's core passes over the elements its serial request would have handed out
+    /// (``handedOutCount``), or to the first error (which the elements threw already, and the
+    /// rest throws again if it is about the input): it stops where the serial request stopped,
+    /// so the rest reads and records what the serial stream's rest does (for NDJSON, the values
+    /// after that one).
     private func passElements() {
+        var passed = 0
         do {
-            while case .value = try core.next(decode: { _, _ in }, skipping: { _, _, _ in false }) {}
+            while passed < handedOutCount, case .value = try core.next(decode: { _, _ in }, skipping: { _, _, _ in false }) {
+                passed += 1
+            }
         } catch {
             // (The request ended here, as the serial one did.)
         }

@@ -35,8 +35,9 @@ public final class JSONStream {
     /// The rest of the input after elements decoded in parallel, once asked for so.
     private(set) var parallelRest: ParallelRest?
     /// About how many bytes of elements each batch of a parallel request holds (a hook for
-    /// tests, which cut small inputs into many batches).
-    var parallelBatchBytes = ElementBatch.defaultBytes
+    /// tests and fuzzing, which cut small inputs into many batches). Not API:
+    /// `@_spi(Testing)`, and it may change or go at any time.
+    @_spi(Testing) public var parallelBatchBytes = ElementBatch.defaultBytes
 
     /// Reads `input` (a file, a descriptor, standard input, bytes in memory) once, front to
     /// back, as elements are asked for. A file that cannot be opened is reported by the first
@@ -90,6 +91,15 @@ public final class JSONStream {
         self.init(core: StreamCore(reader: JSONReader(input, options: options, work: .models), resumedIn: container, at: 0, refusal: refusal))
     }
 
+    /// Reads `input`, with several top-level values (`options` must allow them: NDJSON), from
+    /// `location`, where top-level value `index` starts: a stream of the top-level values from
+    /// there on (the empty path), with the paths, locations and errors a stream from the start
+    /// gives them. For the parallel engine, which resumes only where its scan found a value.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue location: SourceLocation, index: Int) {
+        let reader = JSONReader(input, options: options, resumingAtValue: ResumePoint(topLevelValueAt: location), index: index)
+        self.init(core: StreamCore(reader: reader, resumedIn: .root, at: index, refusal: nil))
+    }
+
     private init(core: StreamCore, input: JSONInput? = nil) {
         self.core = core
         self.input = input
@@ -115,8 +125,10 @@ public final class JSONStream {
     /// - the input is a regular file, a file URL or bytes in memory (not a descriptor or
     ///   standard input, which cannot be read at several places at once);
     /// - `policy` is `.stop` (skipping needs the serial stream's reports in order);
-    /// - `path` has no wildcard, and the options allow neither comments nor several top-level
-    ///   values (NDJSON);
+    /// - `path` has no wildcard, and the options do not allow comments;
+    /// - with several top-level values (NDJSON), `path` is empty: the values are the
+    ///   elements, cut at the ends of values (a value that touches a number or literal before
+    ///   it, as in `1"a"`, is read serially from there, and fails there);
     /// - this is the stream's first request (the stream is not resumed at an element).
     ///
     /// What it costs: a thread that cuts the array (reading the input a second time, ahead of
@@ -124,8 +136,9 @@ public final class JSONStream {
     /// ahead of your code: memory stays bounded by the batch size, not by the input. Dropping
     /// the sequence (or reaching the end, or an error) stops every thread. ``remainder()`` and
     /// ``finish()`` after the last element read only what comes before the array's first
-    /// element and after its `]`; after an error or an early stop they read the whole input
-    /// again, serially. ``onProgress`` is called as each batch is handed out.
+    /// element and after its `]` (after NDJSON's last value, nothing); after an error or an
+    /// early stop they read the whole input again, serially. ``onProgress`` is called as each
+    /// batch is handed out.
     public func elements<T: JSONDecodable>(
         of type: T.Type, at path: JSONKeyPath = .root, onError policy: ElementErrorPolicy = .stop,
         parallelism: Parallelism = .serial

@@ -329,6 +329,8 @@ final class StreamCore {
                 return .stopped
             case .start:
                 if path.isEmpty && multipleValues && request != .members {
+                    // (Resumed at a top-level value: counted from there.)
+                    if let resumed { indexInContainer = resumed.index }
                     phase = .streaming(topLevel: true)
                     continue
                 }

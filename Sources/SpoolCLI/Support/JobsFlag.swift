@@ -12,8 +12,9 @@ struct JobsFlag: ParsableArguments {
             "Threads that decode the elements: 1 (the default) reads serially; 0 or auto, one per core (at most \(JobsFlag.maximum)).",
             discussion: """
                 The same output, in the same order. Threads are used for a regular file, without \
-                --ndjson, --allow-comments or [*] in PATH (and, for bands, without --skip-invalid); \
-                otherwise the input is read serially.
+                --allow-comments or [*] in PATH; with --ndjson, only by items for the values \
+                themselves (PATH .); for bands, without --skip-invalid. Otherwise the input is read \
+                serially.
                 """,
             valueName: "n"))
     var jobs: Jobs = Jobs(count: 1)
@@ -36,7 +37,8 @@ struct JobsFlag: ParsableArguments {
     /// Whether the elements at `path` of `input`, read with `options`, are decoded on several
     /// threads: what ``JSONStream/elements(of:at:onError:parallelism:)`` says, for a command
     /// that must know before it asks (`count`, which then reads the input again when PATH
-    /// holds an object).
+    /// holds an object). Not with several top-level values: a count of them names them values
+    /// in its errors, where elements decoded in parallel are elements.
     func decodesInParallel(_ input: InputFile, at path: JSONKeyPath, options: JSONParsingOptions, totalBytes: Int?) -> Bool {
         parallelism.workerCount > 1 && input.path != nil && totalBytes != nil && !options.allowsComments
             && !options.allowsMultipleValues && !path.components.contains(.wildcard)

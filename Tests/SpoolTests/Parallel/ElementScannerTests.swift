@@ -448,6 +448,12 @@ struct ElementScannerTests {
             ("{}\n]", ["{}"], .unexpectedByte),
             ("{]\n{}", [], .mismatchedBracket),
             ("1,2", [], .unexpectedByte),
+            // A value touching a number or literal before it: the parser refuses it there, a
+            // stream started at it would not.
+            ("{}\n1\"a\"", ["{}"], .unexpectedByte),
+            ("true[1]", [], .unexpectedByte),
+            ("2{}", [], .unexpectedByte),
+            ("\"a\"1 [1]2 {}3", ["\"a\"", "1", "[1]", "2", "{}", "3"], nil),
         ]
         for (json, elements, reason) in cases {
             let bytes = Array(json.utf8)

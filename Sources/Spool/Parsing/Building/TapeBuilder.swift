@@ -48,8 +48,9 @@ final class TapeBuilder {
     var chunkSize: Int { feed.chunkSize }
 
     /// Starts the input at a resumed reader's point (before any byte arrives): the window, the
-    /// feed's calls and the line count begin where the point's prefix lies in the input.
-    func start(at point: ResumePoint, in container: JSONKeyPath, index: Int) {
+    /// feed's calls and the line count begin where the point's prefix lies in the input. No
+    /// `container`: the point is a top-level value's (NDJSON), inside no array.
+    func start(at point: ResumePoint, in container: JSONKeyPath?, index: Int) {
         let first = point.firstLine
         feed.start(at: point.windowBase)
         writer.start(

@@ -72,8 +72,8 @@ final class TapeWriter {
     /// array a resumed reader stands in for (opened before the input it reads), its path and
     /// the point resumed at.
     func describeOpening(_ open: OpenContainer) -> String {
-        if let resumed, open.location.byteOffset < resumed.textStart.byteOffset {
-            let container = resumed.container.isEmpty ? "at the root" : "at \(resumed.container)"
+        if let resumed, let array = resumed.container, open.location.byteOffset < resumed.textStart.byteOffset {
+            let container = array.isEmpty ? "at the root" : "at \(array)"
             return "the array \(container), resumed in at \(resumed.textStart),"
         }
         // (Lines counted on demand: the location noted when it opened has no line yet.)
@@ -107,12 +107,14 @@ final class TapeWriter {
 
     /// For a resumed reader (``ResumePoint``): where the input's own bytes start (excerpts
     /// show none of the prefix before them), and the path of the array resumed in with the
-    /// index of its first element read, which errors' paths start from.
-    private var resumed: (textStart: SourceLocation, container: JSONKeyPath, index: Int)?
+    /// index of its first element read, which errors' paths start from; no path for a reader
+    /// resumed at a top-level value (NDJSON), whose errors' paths are the serial reader's.
+    private var resumed: (textStart: SourceLocation, container: JSONKeyPath?, index: Int)?
 
     /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's, whose
-    /// own bytes start at `textStart`, inside the array at `container`, at element `index`).
-    func start(at offset: Int, line: Int, lineStart: Int, textStart: SourceLocation, container: JSONKeyPath, index: Int) {
+    /// own bytes start at `textStart`, inside the array at `container`, at element `index`;
+    /// with no container, at a top-level value).
+    func start(at offset: Int, line: Int, lineStart: Int, textStart: SourceLocation, container: JSONKeyPath?, index: Int) {
         grammar.skipPrefix(to: offset)
         positions.start(at: offset, line: line, lineStart: lineStart)
         resumed = (textStart, container, index)
@@ -680,9 +682,11 @@ extension TapeWriter {
         var path = grammar.currentPath(tape: tape, window: window)
         if let resumed {
             lineStart = max(lineStart, min(resumed.textStart.byteOffset, pending.offset))
-            var components = path.components
-            if case .index(let index)? = components.first { components[0] = .index(resumed.index + index) }
-            path = resumed.container + JSONKeyPath(components)
+            if let container = resumed.container {
+                var components = path.components
+                if case .index(let index)? = components.first { components[0] = .index(resumed.index + index) }
+                path = container + JSONKeyPath(components)
+            }
         }
         let (excerpt, caret) = ErrorContext.excerpt(around: pending.offset, lineStart: lineStart, in: window)
         return ParseError(
