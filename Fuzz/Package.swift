@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(name: "SpoolFuzzCodableStream", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         // The element pre-scan of the parallel pipeline (a testing SPI) vs the serial parser.
         .executableTarget(name: "SpoolFuzzScan", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
+        // Elements decoded on several threads (`parallelism:`) vs the serial stream.
+        .executableTarget(name: "SpoolFuzzParallel", dependencies: ["FuzzSupport", spool], swiftSettings: settings),
         .target(name: "FuzzSupport", dependencies: [spool], swiftSettings: settings),
     ]
 )

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FuzzSupport
+@_spi(Testing) import Spool
+
+/// Differential fuzzing of the parallel elements engine (`elements(..., parallelism:)`)
+/// against the serial stream. The first byte holds the path (bits 0-1: the root array,
+/// `objects`, `a[1]`, or the top-level values of NDJSON, as `SpoolFuzzScan` reads it), the batch
+/// size (bits 2-4: 1 to 4,096 bytes, so that small inputs are cut into many batches), the
+/// workers (bit 5: 2 or 3) and the model (bit 6: ``JSONValue`` through `JSONDecodable`, or the
+/// `Decodable` ``Tree`` through `StreamingJSONDecoder`); the rest is the input.
+///
+/// Both streams must give the same elements, then the same error (its description: message,
+/// line:column, path) after the same count, then the same `finish()` and remainder.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard let input = FuzzInput(data, size) else { return 0 }
+    let paths: [JSONKeyPath?] = [.root, "objects", JSONKeyPath([.key("a"), .index(1)]), nil]
+    let path = paths[Int(input.flags & 3)]
+    let batchBytes = [1, 2, 5, 16, 64, 200, 1000, 4096][Int((input.flags >> 2) & 7)]
+    let workers = input.flags & 0x20 == 0 ? 2 : 3
+    var options = JSONParsingOptions()
+    options.allowsMultipleValues = path == nil
+    options.maxDepth = 64
+    options.maxStringLength = 300
+    options.maxNumberLength = 100
+    let codable = input.flags & 0x40 != 0
+    let serial = Run(input.bytes, at: path ?? .root, options: options, codable: codable, .serial, batchBytes: batchBytes)
+    let parallel = Run(input.bytes, at: path ?? .root, options: options, codable: codable, .workers(workers), batchBytes: batchBytes)
+    if parallel != serial {
+        fail("\(workers) workers in batches of \(batchBytes) bytes differ from the serial stream", input,
+             "parallel: \(parallel)\nserial:   \(serial)")
+    }
+    return 0
+}
+
+/// What one stream gave: its elements, the error that ended them, its count, then `finish()`
+/// and the remainder.
+struct Run: Equatable, CustomStringConvertible {
+    var values: [JSONValue] = []
+    var trees: [Tree] = []
+    var error: String?
+    var count = 0
+    var finish = "ok"
+    var remainder = ""
+
+    init(_ bytes: [UInt8], at path: JSONKeyPath, options: JSONParsingOptions, codable: Bool, _ parallelism: Parallelism, batchBytes: Int) {
+        let stream = JSONStream(.bytes(bytes), options: options)
+        stream.parallelBatchBytes = batchBytes
+        do {
+            if codable {
+                let elements = stream.elements(of: Tree.self, at: path, parallelism: parallelism)
+                defer { count = elements.count }
+                while let value = try elements.next() { trees.append(value) }
+            } else {
+                let elements = stream.elements(of: JSONValue.self, at: path, parallelism: parallelism)
+                defer { count = elements.count }
+                while let value = try elements.next() { values.append(value) }
+            }
+        } catch {
+            self.error = "\(error)"
+        }
+        do { try stream.finish() } catch { finish = "\(error)" }
+        do { remainder = try stream.remainder().compactJSON() } catch { remainder = "\(error)" }
+    }
+
+    var description: String {
+        "\(values.count + trees.count) values, count \(count), error: \(error ?? "none"), finish: \(finish), remainder: \(remainder)"
+    }
+}
+
+/// Any JSON value as a `Decodable` (a number as a `Double`: one out of its range fails to
+/// decode, a `DecodingError` in the middle of the elements).
+indirect enum Tree: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([Tree])
+    case object([String: Tree])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([Tree].self) {
+            self = .array(value)
+        } else if let value = try? container.decode([String: Tree].self) {
+            self = .object(value)
+        } else {
+            self = .number(try container.decode(Double.self))
+        }
+    }
+}
