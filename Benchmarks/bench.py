@@ -6,6 +6,14 @@ measurement, and reports median wall time, throughput, ratio to raw yajl and pea
     python3 Benchmarks/bench.py --sizes 10 100 1000 --rounds 5
     python3 Benchmarks/bench.py --encode --sizes 100 --lines-mb 1000   # writing JSON
     python3 Benchmarks/bench.py --corpus --rounds 7 --callgrind         # ordinary documents, Codable
+    python3 Benchmarks/bench.py --parallel --sizes 100 1000 --rounds 3  # worker threads (issue 25)
+
+--parallel times, per catalog, today's serial stream against the parallel elements with each
+worker count (--jobs; default 1, 2 and os.cpu_count() if larger): the Codable stream
+(`codable-stream` vs `codable-jobs N`), the operator stream (`stream` vs `stream-jobs N`) and
+`spool items objects` (without and with `--jobs N`, output to /dev/null). It prints the median
+wall time, min-max, the median per-round ratio this / today's, the median CPU (user + system)
+and the peak RSS; with --callgrind, instructions per band of the 10 MB catalog (all threads).
 
 Catalogs are generated deterministically into Benchmarks/data/ (kept out of git).
 """
@@ -48,17 +56,24 @@ def measure(command, output=None, stdin=None):
     """Runs command once; returns (wall seconds, peak RSS in MiB, its standard output). Peak
     RSS comes from /usr/bin/time, whose child is a fresh process (a child forked from Python
     would count Python's own memory). An output file the command wrote is deleted."""
+    elapsed, peak, _, stdout = measure_cpu(command, output, stdin)
+    return elapsed, peak, stdout
+
+
+def measure_cpu(command, output=None, stdin=None, stdout=subprocess.PIPE):
+    """measure, also returning the CPU seconds (user + system, every thread) that
+    /usr/bin/time reports: (wall, peak RSS MiB, CPU, standard output or None)."""
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command,
-                                stdout=subprocess.PIPE, stdin=stdin, text=True)
+        result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name] + command,
+                                stdout=stdout, stdin=stdin, text=True)
         elapsed = time.perf_counter() - start
         if result.returncode != 0:
             sys.exit(f"failed: {' '.join(command)}")
-        peak_kib = int(report.read().strip().splitlines()[-1])
+        peak_kib, user, system = report.read().strip().splitlines()[-1].split()
     if output and os.path.exists(output):
         os.remove(output)
-    return elapsed, peak_kib / 1024.0, result.stdout
+    return elapsed, int(peak_kib) / 1024.0, float(user) + float(system), result.stdout
 
 
 def reported(stdout, name):
@@ -140,6 +155,15 @@ def callgrind_instructions(command):
     return int(found.group(1))
 
 
+def stripped(binary_path):
+    """A copy of binary_path without debug information, in Benchmarks/data/: valgrind cannot
+    read the DWARF 5 the release builds carry."""
+    os.makedirs(DATA, exist_ok=True)
+    copy = os.path.join(DATA, os.path.basename(binary_path) + ".stripped")
+    subprocess.run(["objcopy", "--strip-debug", binary_path, copy], check=True)
+    return copy
+
+
 def corpus_benchmarks(args, bench):
     """The ordinary documents: each file read into Data, then decoded whole into full Codable
     models by JSONDecoder and by StreamingJSONDecoder (CorpusBench.swift).
@@ -180,15 +204,12 @@ def corpus_benchmarks(args, bench):
 
     first, later = {}, {}
     if args.callgrind:
-        # valgrind cannot read the DWARF 5 the release build carries: it runs a stripped copy.
-        stripped = os.path.join(DATA, "SpoolBench.stripped")
-        os.makedirs(DATA, exist_ok=True)
-        subprocess.run(["objcopy", "--strip-debug", bench, stripped], check=True)
+        bench_copy = stripped(bench)
         for label, doc, path, _ in documents:
-            read = callgrind_instructions([stripped, "corpus-read", doc, path])
+            read = callgrind_instructions([bench_copy, "corpus-read", doc, path])
             for mode in contenders:
-                once = callgrind_instructions([stripped, mode, doc, path, "1"])
-                twice = callgrind_instructions([stripped, mode, doc, path, "2"])
+                once = callgrind_instructions([bench_copy, mode, doc, path, "1"])
+                twice = callgrind_instructions([bench_copy, mode, doc, path, "2"])
                 first[(label, mode)] = once - read
                 later[(label, mode)] = twice - once
             print(f"callgrind {label} done", file=sys.stderr)
@@ -223,6 +244,76 @@ def corpus_benchmarks(args, bench):
             a, b = later[(label, contenders[0])], later[(label, contenders[1])]
             print(f"| {label} | {millions(a)} | {millions(b)} | {a / b:.2f}x |")
     sys.stdout.flush()
+
+
+def parallel_contenders(bench, spool, jobs):
+    """--parallel's contenders: (name, today's contender it is compared with, command(FILE)).
+    Each group starts with today's serial stream; `codable-jobs 1` and `stream-jobs 1` ask for
+    `.serial` through the parallel API (and call finish()), `spool items --jobs 1` is `spool
+    items`, so it is left out."""
+    items = [spool, "items", "--no-progress"]
+    contenders = []
+    for today, parallel in (("codable-stream", "codable-jobs"), ("stream", "stream-jobs")):
+        contenders.append((today, today, lambda f, m=today: [bench, m, f]))
+        contenders += [(f"{parallel} {n}", today, lambda f, m=parallel, n=n: [bench, m, f, str(n)]) for n in jobs]
+    contenders.append(("spool items objects", "spool items objects", lambda f: items + ["objects", f]))
+    contenders += [(f"spool items --jobs {n} objects", "spool items objects",
+                    lambda f, n=n: items + ["--jobs", str(n), "objects", f]) for n in jobs if n > 1]
+    return contenders
+
+
+def parallel_benchmarks(args, bench):
+    """Issue 25's parallel elements against today's serial stream, in alternating rounds, one
+    process per measurement. The SpoolBench modes must all print the same `bands N members M`;
+    `spool items` writes to /dev/null."""
+    spool = binary(ROOT, "spool")
+    jobs = args.jobs or sorted({1, 2, os.cpu_count() or 1})
+    contenders = parallel_contenders(bench, spool, jobs)
+    for size in args.sizes:
+        path = catalog(size)
+        wall = {name: [] for name, *_ in contenders}
+        cpu = {name: [] for name, *_ in contenders}
+        ratios = {name: [] for name, *_ in contenders}
+        rss = {name: 0.0 for name, *_ in contenders}
+        counts = set()
+        for round_number in range(args.rounds):
+            for name, _, command in contenders:  # A B C A B C ...
+                to_null = name.startswith("spool")
+                elapsed, peak, seconds, stdout = measure_cpu(
+                    command(path), stdout=subprocess.DEVNULL if to_null else subprocess.PIPE)
+                wall[name].append(elapsed)
+                cpu[name].append(seconds)
+                rss[name] = max(rss[name], peak)
+                if not to_null:
+                    counts.add(stdout.strip())
+            for name, today, _ in contenders:
+                ratios[name].append(wall[name][-1] / wall[today][-1])
+            print(f"{size} MB: round {round_number + 1} of {args.rounds} done", file=sys.stderr)
+        if len(counts) != 1:
+            sys.exit(f"{size} MB: the modes disagree: {sorted(counts)}")
+        print(f"\n{size} MB catalog ({counts.pop()}), {args.rounds} rounds,"
+              " ratio = this wall / today's (median per round):\n")
+        print("| contender | median wall | min-max | ratio | median CPU | peak RSS |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, *_ in contenders:
+            print(f"| {name} | {statistics.median(wall[name]):.3f} s | {min(wall[name]):.3f}-{max(wall[name]):.3f}"
+                  f" | {statistics.median(ratios[name]):.2f}x | {statistics.median(cpu[name]):.3f} s"
+                  f" | {rss[name]:.1f} MiB |")
+        sys.stdout.flush()
+
+    if args.callgrind:
+        # Instructions of the whole process, all threads counted, over the bands it decodes.
+        path = catalog(10)
+        bands = reported(measure([bench, "stream", path])[2], "bands")
+        contenders = parallel_contenders(stripped(bench), stripped(spool), [1, 2])
+        counts = {name: callgrind_instructions(command(path)) for name, _, command in contenders}
+        print(f"\n10 MB catalog under callgrind ({bands:.0f} bands), ratio = this / today's:\n")
+        print("| contender | instructions | per band | ratio |")
+        print("|---|---:|---:|---:|")
+        for name, today, _ in contenders:
+            print(f"| {name} | {counts[name] / 1e6:,.0f}M | {counts[name] / bands:,.0f}"
+                  f" | {counts[name] / counts[today]:.3f}x |")
+        sys.stdout.flush()
 
 
 def fallback_benchmarks(args, bench):
@@ -261,7 +352,11 @@ def main():
                         help="decode the ordinary documents (twitter, citm, canada, the catalog) into full Codable "
                              "models with JSONDecoder and StreamingJSONDecoder; prints a Markdown table")
     parser.add_argument("--callgrind", action="store_true",
-                        help="with --corpus: also count each decoder's instructions under valgrind's callgrind")
+                        help="with --corpus or --parallel: also count instructions under valgrind's callgrind")
+    parser.add_argument("--parallel", action="store_true",
+                        help="time the parallel elements (Codable, operators, spool items) against today's stream")
+    parser.add_argument("--jobs", type=int, nargs="+", metavar="N",
+                        help="with --parallel: the worker counts (default: 1, 2 and os.cpu_count() if larger)")
     parser.add_argument("--documents", nargs="+", default=list(CORPUS_DOCUMENTS), choices=list(CORPUS_DOCUMENTS),
                         metavar="DOC", help="with --corpus: the documents, of " + " ".join(CORPUS_DOCUMENTS))
     parser.add_argument("--corpus-dir", default=CORPUS,
@@ -293,6 +388,9 @@ def main():
         return
     if args.fallback:
         fallback_benchmarks(args, bench)
+        return
+    if args.parallel:
+        parallel_benchmarks(args, bench)
         return
     spool = binary(ROOT, "spool")
     contenders = [

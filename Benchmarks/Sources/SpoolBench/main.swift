@@ -50,6 +50,8 @@ import Darwin
 /// - `codable-jobs FILE WORKERS`: the `codable-stream` bands through the public API,
 ///   `elements(of:at:decoder:parallelism:)` with `.workers(WORKERS)` (1: `.serial`), then
 ///   `finish()`, which reads the input after the array (CodableBench.swift).
+/// - `stream-jobs FILE WORKERS`: the `stream` bands (operator models) through the public API,
+///   `elements(of:at:parallelism:)` with `.workers(WORKERS)` (1: `.serial`), then `finish()`.
 func fail(_ message: String, code: Int32) -> Never {
     var text = message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -84,7 +86,7 @@ guard arguments.count >= 3 else {
         + "       spool-bench numbers COUNT\n"
         + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
         + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]\n"
-        + "       spool-bench codable-jobs FILE WORKERS", code: 64)
+        + "       spool-bench codable-jobs|stream-jobs FILE WORKERS", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -115,6 +117,25 @@ case "stream":
         print("bands \(count) members \(members)")
     } catch {
         fail("stream: \(error)", code: 1)
+    }
+case "stream-jobs":
+    // stream-jobs FILE WORKERS: the operator models' bands on WORKERS threads, and the rest of the file.
+    let workers = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
+    guard workers >= 1 else { fail("usage: spool-bench stream-jobs FILE WORKERS", code: 64) }
+    do {
+        let stream = JSONStream(.file(path))
+        let bands = stream.elements(
+            of: Band.self, at: "objects", parallelism: workers == 1 ? .serial : .workers(workers))
+        var count = 0
+        var members = 0
+        while let band = try bands.next() {
+            count &+= 1
+            members &+= band.members.count
+        }
+        try stream.finish()
+        print("bands \(count) members \(members)")
+    } catch {
+        fail("\(mode): \(error)", code: 1)
     }
 case "decode":
     do {
