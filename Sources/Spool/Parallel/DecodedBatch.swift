@@ -19,6 +19,16 @@ final class DecodedBatch<Value> {
     /// The batch's stream's ``JSONElements/count`` when it stopped: its elements, and the one
     /// its error is about, if any.
     var streamCount = 0
+    /// Whether the batch's elements have all been read (a counted batch's stream reads on
+    /// past them): a report after that is about the next batch's element, not recorded.
+    var isComplete = false
+
+    /// The elements skipped with `.skip` (``ElementErrorPolicy``), in order, each with the
+    /// number of elements decoded before it; the consumer hands them to the caller's closure
+    /// between the elements, where the serial stream would.
+    private var skips: [(decodedBefore: Int, report: SkippedElement)] = []
+    /// How many skips were handed on.
+    private var skipsTaken = 0
 
     /// The elements from `taken` to `count` are initialized.
     private var storage: UnsafeMutablePointer<Value>
@@ -38,6 +48,24 @@ final class DecodedBatch<Value> {
     deinit {
         (storage + taken).deinitialize(count: count &- taken)
         storage.deallocate()
+    }
+
+    /// The elements the batch's stream read: those decoded and those skipped.
+    var elementCount: Int { count &+ skips.count }
+
+    /// Records a skipped element (the batch's stream's `.skip` closure).
+    func skipped(_ report: SkippedElement) {
+        guard !isComplete else { return }
+        skips.append((count, report))
+    }
+
+    /// The next skipped element to hand on before the next element (or, after the last, at the
+    /// batch's end); nil when there is none.
+    @inline(__always)
+    func nextSkipped() -> SkippedElement? {
+        guard skipsTaken < skips.count, skips[skipsTaken].decodedBefore == taken else { return nil }
+        skipsTaken &+= 1
+        return skips[skipsTaken &- 1].report
     }
 
     /// Adds the next element.

@@ -6,8 +6,9 @@ protocol ElementRequest<Value>: Sendable {
     /// that keeps one), which a batch's stream must then keep until the batch is handed out
     /// (``JSONReader/holdsTokens``).
     var holdsTokens: Bool { get }
-    /// The elements of the array at `path` on `stream`, decoded as ``Value``.
-    func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value>
+    /// The elements of the array at `path` on `stream`, decoded as ``Value``; an element that
+    /// does not decode does what `policy` says.
+    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value>
 }
 
 /// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
@@ -18,8 +19,8 @@ struct DecodableElements<Value: Decodable>: ElementRequest {
     /// A `Decodable` value owns what it decoded: no token is kept for it.
     var holdsTokens: Bool { false }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value> {
-        stream.elements(of: Value.self, at: path, decoder: decoder)
+    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+        stream.elements(of: Value.self, at: path, decoder: decoder, onError: policy)
     }
 }
 
@@ -28,7 +29,7 @@ struct JSONDecodableElements<Value: JSONDecodable>: ElementRequest {
     /// A model may keep the ``Extractor`` it decodes from (an `Extractor` element is one).
     var holdsTokens: Bool { true }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath) -> JSONElements<Value> {
-        stream.elements(of: Value.self, at: path)
+    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+        stream.elements(of: Value.self, at: path, onError: policy)
     }
 }

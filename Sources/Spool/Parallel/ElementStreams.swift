@@ -19,11 +19,19 @@ struct ElementStreams<Value>: Sendable {
     let path: JSONKeyPath
     /// The elements request on each stream.
     let request: any ElementRequest<Value>
+    /// Whether an element that does not decode is skipped and reported (`.skip`), not thrown:
+    /// a batch's stream records its reports, which the consumer hands to the caller's closure
+    /// in order.
+    let skips: Bool
 
     /// Streams of the elements at `path` of `input`, read with `options` in chunks of at most
     /// about `batchBytes` (each stream parses a chunk ahead of the elements it hands out: a
     /// small batch reads small chunks).
-    init(input: JSONInput, options: JSONParsingOptions, path: JSONKeyPath, batchBytes: Int, request: any ElementRequest<Value>) {
+    init(
+        input: JSONInput, options: JSONParsingOptions, path: JSONKeyPath, batchBytes: Int, request: any ElementRequest<Value>,
+        skips: Bool = false
+    ) {
+        self.skips = skips
         // A string is read as bytes once, not copied by every stream that opens it.
         if case .string(let text) = input.source {
             self.input = .bytes(Array(text.utf8))
@@ -43,30 +51,34 @@ struct ElementStreams<Value>: Sendable {
     static var smallestChunk: Int { 4096 }
 
     /// The elements from element `index` of the array, which starts at `start`; from the
-    /// document's start when `start` is nil. `serially`: with ``serialOptions``.
-    func elements(from start: SourceLocation?, index: Int, serially: Bool = false) -> JSONElements<Value> {
+    /// document's start when `start` is nil. `serially`: with ``serialOptions``. `policy`:
+    /// what an element that does not decode does (`.skip` only when ``skips``).
+    func elements(from start: SourceLocation?, index: Int, serially: Bool = false, onError policy: ElementErrorPolicy = .stop) -> JSONElements<Value> {
         let options = serially ? serialOptions : options
-        guard let start else { return request.elements(on: JSONStream(input, options: options), at: path) }
+        guard let start else { return request.elements(on: JSONStream(input, options: options), at: path, onError: policy) }
         if options.allowsMultipleValues {
             // (NDJSON: the top-level values, the empty path.)
             let stream = JSONStream(input, options: options, resumingAtValue: start, index: index)
-            return request.elements(on: stream, at: path)
+            return request.elements(on: stream, at: path, onError: policy)
         }
         let stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
-        return request.elements(on: stream, at: path)
+        return request.elements(on: stream, at: path, onError: policy)
     }
 
     /// Reads `batch` with a stream of its own: its elements, up to the first error; stops early
     /// once `board` is cancelled.
     func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
-        let elements = elements(from: batch.start, index: batch.firstIndex)
+        let result = DecodedBatch<Value>(batch: batch, capacity: batch.count ?? 64)
+        let policy = skips ? ElementErrorPolicy.skip { [result] in result.skipped($0) } : .stop
+        let elements = elements(from: batch.start, index: batch.firstIndex, onError: policy)
         // The batch's elements are handed out after the stream has read them all: their tokens
         // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
         if request.holdsTokens { elements.holdsTokens() }
-        let result = DecodedBatch<Value>(batch: batch, capacity: batch.count ?? 64)
         do {
             while !board.isCancelled {
-                if let count = batch.count, result.count >= count {
+                if let count = batch.count, elements.count >= count {
+                    // (The element after the batch is the next batch's, skipped or not.)
+                    result.isComplete = true
                     try readOn(past: batch, with: elements)
                     break
                 }

@@ -1,7 +1,7 @@
 /// The elements of one array, decoded by several threads at once and handed out in document
 /// order, with exactly the values and errors of the serial stream (issue 25): what
 /// ``JSONStream/elements(of:at:decoder:onError:parallelism:)`` runs, through a
-/// ``ParallelRequest``, when asked for more than one worker (error policy `.stop` only).
+/// ``ParallelRequest``, when asked for more than one worker.
 ///
 /// ```swift
 /// let bands = ParallelJSONElements<Band>(.file(path), at: "objects", workers: 4)
@@ -30,6 +30,11 @@
 /// the serial stream finds it. Nothing after the array's `]` is read, as the serial stream
 /// reads nothing after it.
 ///
+/// **Skipping.** With `.skip`, a batch's stream records the elements it skips
+/// (``DecodedBatch/skipped(_:)``), and `next()` hands each report to the caller's closure, on
+/// the consumer's thread, before the element after it: where the serial stream calls it. A
+/// stream read on this thread (``SerialRun``) reports only the elements not had yet.
+///
 /// **NDJSON.** With several top-level values, the elements are the values (the empty path
 /// only): the scan cuts where values end, each batch's stream resumes at a value
 /// (``JSONStream/init(_:options:resumingAtValue:index:)``), and the last batch reads to the
@@ -46,7 +51,7 @@ final class ParallelJSONElements<Value> {
     private let streams: ElementStreams<Value>
     /// The threads' shared state (internal for tests: ``BatchBoard/liveThreads``).
     let board: BatchBoard<Value>
-    /// Elements handed out so far.
+    /// Elements handed out (or skipped) so far.
     private(set) var count = 0
     /// The serial stream's ``JSONElements/count`` once an error has been thrown: the elements
     /// handed out, and the one whose decoding failed, if the error is about one.
@@ -73,6 +78,9 @@ final class ParallelJSONElements<Value> {
     private(set) var arrayEnd: SourceLocation?
     /// Called on the consumer's thread with each batch taken from the workers (for progress).
     var onBatchTaken: ((ElementBatch) -> Void)?
+    /// The caller's `.skip` closure, called on the consumer's thread in document order (nil
+    /// with `.stop`).
+    private let report: ((SkippedElement) -> Void)?
 
     /// The elements of the array at `path` of `input`, each decoded as the `Decodable` `Value`
     /// by `decoder`, by `workers` threads (at least one) in batches of about `batchBytes`.
@@ -95,15 +103,17 @@ final class ParallelJSONElements<Value> {
     }
 
     /// The elements that `streams` read, by `workers` threads (at least one) in batches of
-    /// about `batchBytes`.
-    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int) {
+    /// about `batchBytes`; with `report` (when `streams` ``ElementStreams/skips``), elements
+    /// that do not decode are skipped and handed to it, where the serial stream would.
+    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int, report: ((SkippedElement) -> Void)? = nil) {
         self.streams = streams
+        self.report = streams.skips ? report : nil
         let workers = max(1, workers)
         board = BatchBoard(workers: workers)
         guard let source = Self.randomAccessSource(streams),
             BatchCutter(path: streams.path, options: streams.options, batchBytes: batchBytes) != nil
         else {
-            serial = SerialRun(streams, from: nil, index: 0, skipping: 0)
+            serial = SerialRun(streams, from: nil, index: 0, firstUnread: 0, report: self.report)
             readSerially = true
             return
         }
@@ -121,11 +131,12 @@ final class ParallelJSONElements<Value> {
         while !isFinished {
             if let serial {
                 do {
-                    guard let value = try serial.next(handedOut: count) else {
+                    guard let value = try serial.next() else {
+                        count = serial.countedElements
                         arrayEnd = serial.arrayEnd
                         return finish()
                     }
-                    count += 1
+                    count = serial.countedElements
                     return value
                 } catch {
                     countAtError = serial.countedElements
@@ -134,6 +145,10 @@ final class ParallelJSONElements<Value> {
                 }
             }
             if let batch = current {
+                while let skipped = batch.nextSkipped() {
+                    count += 1
+                    report?(skipped)
+                }
                 if let value = batch.takeNext() {
                     count += 1
                     return value
@@ -172,7 +187,7 @@ final class ParallelJSONElements<Value> {
             throw error
         }
         switch batch.batch.extent {
-        case .counted(let count) where batch.count != count:
+        case .counted(let count) where batch.elementCount != count:
             // (Not for batches the scan vouched for: fewer elements than it found.)
             readSerially(from: batch.batch)
         case .toArrayEnd, .serialTail:
@@ -188,7 +203,7 @@ final class ParallelJSONElements<Value> {
     private func readSerially(from batch: ElementBatch) {
         board.cancel()
         current = nil
-        serial = SerialRun(streams, from: batch.start, index: batch.firstIndex, skipping: count - batch.firstIndex)
+        serial = SerialRun(streams, from: batch.start, index: batch.firstIndex, firstUnread: count, report: report)
         readSerially = true
     }
 

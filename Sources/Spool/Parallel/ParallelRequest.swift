@@ -10,9 +10,9 @@ final class ParallelRequest<Value> {
     private let rest: ParallelRest
 
     /// The engine for `streams`, on `workers` threads in batches of about `batchBytes`,
-    /// reporting to `rest`.
-    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int, rest: ParallelRest) {
-        engine = ParallelJSONElements(streams, workers: workers, batchBytes: batchBytes)
+    /// reporting to `rest`; skipped elements go to `report` (with `.skip`).
+    init(_ streams: ElementStreams<Value>, workers: Int, batchBytes: Int, rest: ParallelRest, report: ((SkippedElement) -> Void)?) {
+        engine = ParallelJSONElements(streams, workers: workers, batchBytes: batchBytes, report: report)
         self.rest = rest
         engine.onBatchTaken = { [rest] batch in rest.handedOut(through: batch.nextStart) }
     }

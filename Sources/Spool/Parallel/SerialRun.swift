@@ -13,46 +13,69 @@ final class SerialRun<Value> {
     private var elements: JSONElements<Value>
     /// Where the stream resumed; nil when it reads from the document's start.
     private var start: SourceLocation?
-    /// Elements to pass over before handing any out.
-    private var toSkip: Int
     /// The index of the stream's first element in the array.
     private var firstIndex: Int
+    /// What the consumer has had, shared with the stream's `.skip` closure.
+    private let progress: Progress
 
     /// A run from the element at `index`, which starts at `start` (from the document's start
-    /// when nil), passing over `skip` elements.
-    init(_ streams: ElementStreams<Value>, from start: SourceLocation?, index: Int, skipping skip: Int) {
+    /// when nil), handing out (and reporting as skipped) the elements from index `firstUnread`
+    /// on; `report`: the caller's `.skip` closure, if the elements are skipped.
+    init(_ streams: ElementStreams<Value>, from start: SourceLocation?, index: Int, firstUnread: Int, report: ((SkippedElement) -> Void)?) {
         self.streams = streams
         self.start = start
-        toSkip = max(0, skip)
         firstIndex = index
-        elements = streams.elements(from: start, index: index, serially: true)
+        progress = Progress(firstUnread: max(index, firstUnread), report: report)
+        elements = streams.elements(from: start, index: index, serially: true, onError: progress.policy)
     }
 
     /// The serial stream's ``JSONElements/count``: the elements before the stream's first, and
-    /// those it handed out or passed over, and the one it threw an error for, if any.
+    /// those it handed out, passed over or skipped, and the one it threw an error for, if any.
     var countedElements: Int { firstIndex + elements.count }
 
-    /// Where the array's `]` is, once ``next(handedOut:)`` has returned nil.
+    /// Where the array's `]` is, once ``next()`` has returned nil.
     var arrayEnd: SourceLocation? { elements.arrayEnd }
 
-    /// The next element; nil at the array's end. `handedOut` is how many elements the consumer
-    /// has had, for a run read again from the document's start.
-    func next(handedOut: Int) throws -> Value? {
+    /// The next element; nil at the array's end.
+    func next() throws -> Value? {
         while true {
             do {
                 guard let value = try elements.next() else { return nil }
-                if toSkip > 0 {
-                    toSkip -= 1
-                    continue
-                }
+                // (Its index: the stream counts every element it read, this one included.)
+                let index = countedElements - 1
+                if index < progress.firstUnread { continue }
+                progress.firstUnread = index + 1
                 return value
             } catch {
                 guard let resumed = start, !ResumedErrors.isShownAlike(error, resumedAt: resumed) else { throw error }
                 // Read again as the serial stream reads, to its error.
                 start = nil
-                toSkip = handedOut
                 firstIndex = 0
-                elements = streams.elements(from: nil, index: 0, serially: true)
+                elements = streams.elements(from: nil, index: 0, serially: true, onError: progress.policy)
+            }
+        }
+    }
+
+    /// The index of the first element the consumer has not had (handed out or reported as
+    /// skipped): a stream that reads again passes over those before it, and does not report
+    /// their skips again. Shared by the run and its stream's `.skip` closure.
+    private final class Progress {
+        var firstUnread: Int
+        /// The caller's `.skip` closure; nil with `.stop`.
+        let report: ((SkippedElement) -> Void)?
+
+        init(firstUnread: Int, report: ((SkippedElement) -> Void)?) {
+            self.firstUnread = firstUnread
+            self.report = report
+        }
+
+        /// The policy of the run's streams: the caller's, for the elements not had yet.
+        var policy: ElementErrorPolicy {
+            guard let report else { return .stop }
+            return .skip { [self] skipped in
+                guard skipped.index >= firstUnread else { return }
+                firstUnread = skipped.index + 1
+                report(skipped)
             }
         }
     }

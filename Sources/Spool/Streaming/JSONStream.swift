@@ -120,11 +120,11 @@ public final class JSONStream {
     /// With `parallelism` of more than one worker (``Parallelism``), several threads decode the
     /// elements at once, each a batch of whole elements with a parser of its own, and the
     /// sequence still hands them out one at a time, in document order: the same values, and
-    /// the same first error after the same elements, as the serial stream. That happens when
+    /// the same first error after the same elements, as the serial stream (with `.skip`, the
+    /// same reports, on your thread, each between the same elements). That happens when
     /// all of these hold; otherwise the stream reads serially, as without the argument:
     /// - the input is a regular file, a file URL or bytes in memory (not a descriptor or
     ///   standard input, which cannot be read at several places at once);
-    /// - `policy` is `.stop` (skipping needs the serial stream's reports in order);
     /// - `path` has no wildcard, and the options do not allow comments;
     /// - with several top-level values (NDJSON), `path` is empty: the values are the
     ///   elements, cut at the ends of values (a value that touches a number or literal before
@@ -187,17 +187,19 @@ public final class JSONStream {
         _ elements: some ElementRequest<T>
     ) -> ParallelRequest<T>? {
         let workers = parallelism.workerCount
-        guard workers > 1, case .stop = policy, !request.isRefused, let input, parallelRest == nil else { return nil }
+        guard workers > 1, !request.isRefused, let input, parallelRest == nil else { return nil }
         let options = reader.options
         // (A file that is not a regular one, or cannot be opened, has no size.)
         guard reader.totalBytes != nil, ParallelRequest<T>.isPossible(input: input, at: path, options: options) else {
             return nil
         }
+        var report: ((SkippedElement) -> Void)?
+        if case .skip(let closure) = policy { report = closure }
         let streams = ElementStreams(
-            input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements)
+            input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements, skips: report != nil)
         let rest = ParallelRest(core: core, input: streams.input, path: path, options: options)
         parallelRest = rest
-        return ParallelRequest(streams, workers: workers, batchBytes: parallelBatchBytes, rest: rest)
+        return ParallelRequest(streams, workers: workers, batchBytes: parallelBatchBytes, rest: rest, report: report)
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.

@@ -2,7 +2,8 @@ import ArgumentParser
 import Spool
 
 /// `--jobs N`, for the commands that decode the elements of one array (`items`, `count`,
-/// `bands`): N threads decode them at once (``Parallelism``), the output is the same.
+/// `bands`, also with `--skip-invalid`): N threads decode them at once (``Parallelism``), the
+/// output is the same.
 struct JobsFlag: ParsableArguments {
     /// The most threads `--jobs` asks for.
     static let maximum = 64
@@ -13,8 +14,7 @@ struct JobsFlag: ParsableArguments {
             discussion: """
                 The same output, in the same order. Threads are used for a regular file, without \
                 --allow-comments or [*] in PATH; with --ndjson, only by items for the values \
-                themselves (PATH .); for bands, without --skip-invalid. Otherwise the input is read \
-                serially.
+                themselves (PATH .). Otherwise the input is read serially.
                 """,
             valueName: "n"))
     var jobs: Jobs = Jobs(count: 1)

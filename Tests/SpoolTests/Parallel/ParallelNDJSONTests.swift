@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Spool
+@_spi(Testing) @testable import Spool
 
 /// Issue 25: the top-level values of NDJSON (and concatenated JSON) decoded on several threads
 /// (`elements(..., parallelism:)` with `allowsMultipleValues` and the empty path): the serial
