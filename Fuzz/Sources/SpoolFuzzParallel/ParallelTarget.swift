@@ -8,11 +8,13 @@ import FuzzSupport
 /// against the serial stream. The first byte holds the path (bits 0-1: the root array,
 /// `objects`, `a[1]`, or the top-level values of NDJSON, as `SpoolFuzzScan` reads it), the batch
 /// size (bits 2-4: 1 to 4,096 bytes, so that small inputs are cut into many batches), the
-/// workers (bit 5: 2 or 3) and the model (bit 6: ``JSONValue`` through `JSONDecodable`, or the
-/// `Decodable` ``Tree`` through `StreamingJSONDecoder`); the rest is the input.
+/// workers (bit 5: 2 or 3), the model (bit 6: ``JSONValue`` through `JSONDecodable`, or the
+/// `Decodable` ``Tree`` through `StreamingJSONDecoder`) and the error policy (bit 7: `.skip`,
+/// reporting each skipped element, or `.stop`); the rest is the input.
 ///
-/// Both streams must give the same elements, then the same error (its description: message,
-/// line:column, path) after the same count, then the same `finish()` and remainder.
+/// Both streams must give the same elements, with the same skip reports between the same
+/// elements, then the same error (its description: message, line:column, path) after the same
+/// count, then the same `finish()` and remainder.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let input = FuzzInput(data, size) else { return 0 }
@@ -26,8 +28,10 @@ public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     options.maxStringLength = 300
     options.maxNumberLength = 100
     let codable = input.flags & 0x40 != 0
-    let serial = Run(input.bytes, at: path ?? .root, options: options, codable: codable, .serial, batchBytes: batchBytes)
-    let parallel = Run(input.bytes, at: path ?? .root, options: options, codable: codable, .workers(workers), batchBytes: batchBytes)
+    let skips = input.flags & 0x80 != 0
+    let serial = Run(input.bytes, at: path ?? .root, options: options, codable: codable, skips: skips, .serial, batchBytes: batchBytes)
+    let parallel = Run(
+        input.bytes, at: path ?? .root, options: options, codable: codable, skips: skips, .workers(workers), batchBytes: batchBytes)
     if parallel != serial {
         fail("\(workers) workers in batches of \(batchBytes) bytes differ from the serial stream", input,
              "parallel: \(parallel)\nserial:   \(serial)")
@@ -40,23 +44,38 @@ public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 struct Run: Equatable, CustomStringConvertible {
     var values: [JSONValue] = []
     var trees: [Tree] = []
+    /// Each skipped element's report, after the number of elements before it.
+    var skipped: [String] = []
     var error: String?
     var count = 0
     var finish = "ok"
     var remainder = ""
 
-    init(_ bytes: [UInt8], at path: JSONKeyPath, options: JSONParsingOptions, codable: Bool, _ parallelism: Parallelism, batchBytes: Int) {
+    init(
+        _ bytes: [UInt8], at path: JSONKeyPath, options: JSONParsingOptions, codable: Bool, skips: Bool, _ parallelism: Parallelism,
+        batchBytes: Int
+    ) {
         let stream = JSONStream(.bytes(bytes), options: options)
         stream.parallelBatchBytes = batchBytes
+        var skipped: [String] = []
+        var handedOut = 0
+        let policy = skips ? ElementErrorPolicy.skip { skipped.append("\(handedOut): \($0)") } : .stop
+        defer { self.skipped = skipped }
         do {
             if codable {
-                let elements = stream.elements(of: Tree.self, at: path, parallelism: parallelism)
+                let elements = stream.elements(of: Tree.self, at: path, onError: policy, parallelism: parallelism)
                 defer { count = elements.count }
-                while let value = try elements.next() { trees.append(value) }
+                while let value = try elements.next() {
+                    trees.append(value)
+                    handedOut += 1
+                }
             } else {
-                let elements = stream.elements(of: JSONValue.self, at: path, parallelism: parallelism)
+                let elements = stream.elements(of: JSONValue.self, at: path, onError: policy, parallelism: parallelism)
                 defer { count = elements.count }
-                while let value = try elements.next() { values.append(value) }
+                while let value = try elements.next() {
+                    values.append(value)
+                    handedOut += 1
+                }
             }
         } catch {
             self.error = "\(error)"
@@ -66,7 +85,7 @@ struct Run: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        "\(values.count + trees.count) values, count \(count), error: \(error ?? "none"), finish: \(finish), remainder: \(remainder)"
+        "\(values.count + trees.count) values, \(skipped.count) skipped \(skipped.suffix(2)), count \(count), error: \(error ?? "none"), finish: \(finish), remainder: \(remainder)"
     }
 }
 
