@@ -154,23 +154,29 @@ public final class JSONReader {
 
     /// A reader of `input` from `point`, where element `index` of the array at `container`
     /// starts: it reads one array, which opens just before the point, on this thread, and
-    /// nothing after that array.
-    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, in container: JSONKeyPath, index: Int) {
+    /// nothing after that array; with `limit`, nothing from that offset on (the input ends
+    /// there).
+    convenience init(
+        _ input: JSONInput, options: JSONParsingOptions, resumingAt point: ResumePoint, in container: JSONKeyPath, index: Int,
+        limit: Int? = nil
+    ) {
         var options = options
         options.parsesInBackground = false
         options.allowsTrailingGarbage = true
         options.levelsAboveInput = container.count
-        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: !options.allowsComments), options: options, work: .models)
+        let source = ResumedSource(input.open(), from: point, checksBytesBefore: !options.allowsComments, limit: limit)
+        self.init(source: source, options: options, work: .models)
         builder.start(at: point, in: container, index: index)
     }
 
     /// A reader of `input` with several top-level values (NDJSON) from `point`
     /// (``ResumePoint/init(topLevelValueAt:)``), where top-level value `index` starts: it
-    /// reads on this thread to the input's end, every token where it is in the input.
-    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue point: ResumePoint, index: Int) {
+    /// reads on this thread to the input's end (or to `limit`), every token where it is in the
+    /// input.
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue point: ResumePoint, index: Int, limit: Int? = nil) {
         var options = options
         options.parsesInBackground = false
-        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: false), options: options, work: .models)
+        self.init(source: ResumedSource(input.open(), from: point, checksBytesBefore: false, limit: limit), options: options, work: .models)
         builder.start(at: point, in: nil, index: index)
     }
 

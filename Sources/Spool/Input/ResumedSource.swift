@@ -91,19 +91,25 @@ final class ResumedSource: ByteSource {
     /// Whether the bytes before the point are checked (not with comments, which may end there).
     private let checksBytesBefore: Bool
 
-    init(_ source: any ByteSource, from point: ResumePoint, checksBytesBefore: Bool) {
+    /// Bytes of the input left to read before the limit, if there is one.
+    private var beforeLimit: Int?
+
+    /// `source` from `point`; with `limit`, the input ends there (an offset of the input, past
+    /// the point): a batch of the parallel engine parses no further than it needs.
+    init(_ source: any ByteSource, from point: ResumePoint, checksBytesBefore: Bool, limit: Int? = nil) {
         self.source = source
         self.point = point
         self.checksBytesBefore = checksBytesBefore
         prefix = point.prefix
         toSkip = point.location.byteOffset
+        beforeLimit = limit.map { max(0, $0 - point.location.byteOffset) }
     }
 
     /// How many bytes before the point are read rather than passed over.
     private static let lookBehind = 256
 
     var name: String { source.name }
-    var totalSize: Int? { source.totalSize }
+    var totalSize: Int? { beforeLimit == nil ? source.totalSize : nil }
     var isInMemory: Bool { source.isInMemory }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
@@ -114,7 +120,10 @@ final class ResumedSource: ByteSource {
             prefix.removeFirst(count)
             return count
         }
-        return try source.read(into: buffer)
+        guard let beforeLimit else { return try source.read(into: buffer) }
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(beforeLimit)))
+        self.beforeLimit = beforeLimit - count
+        return count
     }
 
     /// Passes over the input before the point, reading its last bytes: the last one that is

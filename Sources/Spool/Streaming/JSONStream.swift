@@ -37,7 +37,8 @@ public final class JSONStream {
     /// About how many bytes of elements each batch of a parallel request holds (a hook for
     /// tests and fuzzing, which cut small inputs into many batches). Not API:
     /// `@_spi(Testing)`, and it may change or go at any time.
-    @_spi(Testing) public var parallelBatchBytes = ElementBatch.defaultBytes
+    /// Nil: ``ElementBatch/defaultBytes(holdingTokens:)``.
+    @_spi(Testing) public var parallelBatchBytes: Int?
 
     /// Reads `input` (a file, a descriptor, standard input, bytes in memory) once, front to
     /// back, as elements are asked for. A file that cannot be opened is reported by the first
@@ -95,9 +96,21 @@ public final class JSONStream {
     /// `location`, where top-level value `index` starts: a stream of the top-level values from
     /// there on (the empty path), with the paths, locations and errors a stream from the start
     /// gives them. For the parallel engine, which resumes only where its scan found a value.
-    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue location: SourceLocation, index: Int) {
-        let reader = JSONReader(input, options: options, resumingAtValue: ResumePoint(topLevelValueAt: location), index: index)
+    convenience init(_ input: JSONInput, options: JSONParsingOptions, resumingAtValue location: SourceLocation, index: Int, limit: Int? = nil) {
+        let reader = JSONReader(input, options: options, resumingAtValue: ResumePoint(topLevelValueAt: location), index: index, limit: limit)
         self.init(core: StreamCore(reader: reader, resumedIn: .root, at: index, refusal: nil))
+    }
+
+    /// A stream resumed at `location`, where element `index` of the array at `container` starts
+    /// (as ``init(_:options:resumingAt:element:)`` reads it, for a point known to be possible),
+    /// whose input ends at `limit`: a batch of the parallel engine, which must parse no more
+    /// than its elements and the start of the next one.
+    convenience init(
+        _ input: JSONInput, options: JSONParsingOptions, resumingAt location: SourceLocation, in container: JSONKeyPath, index: Int,
+        limit: Int
+    ) {
+        let reader = JSONReader(input, options: options, resumingAt: ResumePoint(location: location), in: container, index: index, limit: limit)
+        self.init(core: StreamCore(reader: reader, resumedIn: container, at: index, refusal: nil))
     }
 
     private init(core: StreamCore, input: JSONInput? = nil) {
@@ -132,8 +145,9 @@ public final class JSONStream {
     /// - this is the stream's first request (the stream is not resumed at an element).
     ///
     /// What it costs: a thread that cuts the array (reading the input a second time, ahead of
-    /// the workers), and up to two batches of about 1 MiB of decoded elements per worker held
-    /// ahead of your code: memory stays bounded by the batch size, not by the input. Dropping
+    /// the workers), and up to two batches of decoded elements per worker held ahead of your
+    /// code, about 1 MiB of input each (256 KiB for a ``JSONDecodable`` model, whose batch keeps
+    /// its tokens): memory stays bounded by the batch size, not by the input. Dropping
     /// the sequence (or reaching the end, or an error) stops every thread. ``remainder()`` and
     /// ``finish()`` after the last element read only what comes before the array's first
     /// element and after its `]` (after NDJSON's last value, nothing); after an error or an
@@ -195,11 +209,12 @@ public final class JSONStream {
         }
         var report: ((SkippedElement) -> Void)?
         if case .skip(let closure) = policy { report = closure }
+        let batchBytes = parallelBatchBytes ?? ElementBatch.defaultBytes(holdingTokens: elements.holdsTokens)
         let streams = ElementStreams(
-            input: input, options: options, path: path, batchBytes: parallelBatchBytes, request: elements, skips: report != nil)
+            input: input, options: options, path: path, batchBytes: batchBytes, request: elements, skips: report != nil)
         let rest = ParallelRest(core: core, input: streams.input, path: path, options: options)
         parallelRest = rest
-        return ParallelRequest(streams, workers: workers, batchBytes: parallelBatchBytes, rest: rest, report: report)
+        return ParallelRequest(streams, workers: workers, batchBytes: batchBytes, rest: rest, report: report)
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
