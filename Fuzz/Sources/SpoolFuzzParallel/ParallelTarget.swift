@@ -4,9 +4,10 @@ import Glibc
 import FuzzSupport
 @_spi(Testing) import Spool
 
-/// Differential fuzzing of the parallel elements engine (`elements(..., parallelism:)`)
-/// against the serial stream. The first byte holds the path (bits 0-1: the root array,
-/// `objects`, `a[1]`, or the top-level values of NDJSON, as `SpoolFuzzScan` reads it), the batch
+/// Differential fuzzing of the parallel elements engine (`elements(..., parallelism:)` and
+/// `members(..., parallelism:)`) against the serial stream. The first byte holds the request
+/// (bits 0-1: the root array's elements, `objects`' elements, `objects`' members, or the
+/// top-level values of NDJSON), the batch
 /// size (bits 2-4: 1 to 4,096 bytes, so that small inputs are cut into many batches), the
 /// workers (bit 5: 2 or 3), the model (bit 6: ``JSONValue`` through `JSONDecodable`, or the
 /// `Decodable` ``Tree`` through `StreamingJSONDecoder`) and the error policy (bit 7: `.skip`,
@@ -18,8 +19,9 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let input = FuzzInput(data, size) else { return 0 }
-    let paths: [JSONKeyPath?] = [.root, "objects", JSONKeyPath([.key("a"), .index(1)]), nil]
+    let paths: [JSONKeyPath?] = [.root, "objects", "objects", nil]
     let path = paths[Int(input.flags & 3)]
+    let members = input.flags & 3 == 2
     let batchBytes = [1, 2, 5, 16, 64, 200, 1000, 4096][Int((input.flags >> 2) & 7)]
     let workers = input.flags & 0x20 == 0 ? 2 : 3
     var options = JSONParsingOptions()
@@ -29,9 +31,11 @@ public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     options.maxNumberLength = 100
     let codable = input.flags & 0x40 != 0
     let skips = input.flags & 0x80 != 0
-    let serial = Run(input.bytes, at: path ?? .root, options: options, codable: codable, skips: skips, .serial, batchBytes: batchBytes)
+    let serial = Run(
+        input.bytes, at: path ?? .root, members: members, options: options, codable: codable, skips: skips, .serial, batchBytes: batchBytes)
     let parallel = Run(
-        input.bytes, at: path ?? .root, options: options, codable: codable, skips: skips, .workers(workers), batchBytes: batchBytes)
+        input.bytes, at: path ?? .root, members: members, options: options, codable: codable, skips: skips, .workers(workers),
+        batchBytes: batchBytes)
     if parallel != serial {
         fail("\(workers) workers in batches of \(batchBytes) bytes differ from the serial stream", input,
              "parallel: \(parallel)\nserial:   \(serial)")
@@ -39,9 +43,11 @@ public func fuzzParallel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// What one stream gave: its elements, the error that ended them, its count, then `finish()`
-/// and the remainder.
+/// What one stream gave: its elements (or members), the error that ended them, its count, then
+/// `finish()` and the remainder.
 struct Run: Equatable, CustomStringConvertible {
+    /// The members' keys.
+    var keys: [String] = []
     var values: [JSONValue] = []
     var trees: [Tree] = []
     /// Each skipped element's report, after the number of elements before it.
@@ -52,8 +58,8 @@ struct Run: Equatable, CustomStringConvertible {
     var remainder = ""
 
     init(
-        _ bytes: [UInt8], at path: JSONKeyPath, options: JSONParsingOptions, codable: Bool, skips: Bool, _ parallelism: Parallelism,
-        batchBytes: Int
+        _ bytes: [UInt8], at path: JSONKeyPath, members: Bool, options: JSONParsingOptions, codable: Bool, skips: Bool,
+        _ parallelism: Parallelism, batchBytes: Int
     ) {
         let stream = JSONStream(.bytes(bytes), options: options)
         stream.parallelBatchBytes = batchBytes
@@ -62,7 +68,21 @@ struct Run: Equatable, CustomStringConvertible {
         let policy = skips ? ElementErrorPolicy.skip { skipped.append("\(handedOut): \($0)") } : .stop
         defer { self.skipped = skipped }
         do {
-            if codable {
+            if members && codable {
+                let members = stream.members(of: Tree.self, at: path, parallelism: parallelism)
+                defer { count = members.count }
+                while let (key, value) = try members.next() {
+                    keys.append(key)
+                    trees.append(value)
+                }
+            } else if members {
+                let members = stream.members(of: JSONValue.self, at: path, parallelism: parallelism)
+                defer { count = members.count }
+                while let (key, value) = try members.next() {
+                    keys.append(key)
+                    values.append(value)
+                }
+            } else if codable {
                 let elements = stream.elements(of: Tree.self, at: path, onError: policy, parallelism: parallelism)
                 defer { count = elements.count }
                 while let value = try elements.next() {

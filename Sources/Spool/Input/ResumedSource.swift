@@ -14,23 +14,31 @@ struct ResumePoint {
     let prefix: [UInt8]
     /// The line the prefix starts on, and where that line starts.
     let firstLine: (line: Int, start: Int)
+    /// Whether the container the point is inside is an object: the point is a member's start
+    /// (or the object's `}`).
+    let opensObject: Bool
 
-    /// The point where an element of an array starts, at `location`.
-    init(location: SourceLocation) {
+    /// The point where an element of an array starts, at `location`; `inObject`: where a
+    /// member of an object starts (its key), the prefix opening an object (`{`) instead.
+    init(location: SourceLocation, inObject: Bool = false) {
         self.location = location
+        opensObject = inObject
+        let opening = inObject ? UInt8(ascii: "{") : UInt8(ascii: "[")
         if location.column > 1 {
-            prefix = [UInt8(ascii: "[")]
+            prefix = [opening]
             firstLine = (location.line, location.byteOffset - (location.column - 1))
         } else {
-            prefix = [UInt8(ascii: "["), UInt8(ascii: "\n")]
+            prefix = [opening, UInt8(ascii: "\n")]
             firstLine = (location.line - 1, location.byteOffset - 2)
         }
     }
+
 
     /// The point where a top-level value starts, at `location`, with several top-level values
     /// (NDJSON): no prefix, the window starts at the value.
     init(topLevelValueAt location: SourceLocation) {
         self.location = location
+        opensObject = false
         prefix = []
         firstLine = (location.line, location.byteOffset - (location.column - 1))
     }
@@ -40,14 +48,16 @@ struct ResumePoint {
     /// object as `{"":`, an array as `[`. On the `]`'s line when its bytes before the `]` can
     /// hold that, else on a line of its own before it; nil when the bytes before the `]` are
     /// too few to stand in for them (or `location` cannot be a `]` inside them).
-    init?(arrayEndAt location: SourceLocation, inside containers: [Bool]) {
+    /// `closesObject`: the `}` of the object whose members were streamed, which opens as `{`.
+    init?(arrayEndAt location: SourceLocation, inside containers: [Bool], closesObject: Bool = false) {
         var opening: [UInt8] = []
         for isObject in containers { opening += isObject ? Array(#"{"":"#.utf8) : [UInt8(ascii: "[")] }
-        opening.append(UInt8(ascii: "["))
+        opening.append(closesObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let offset = location.byteOffset
         let column = location.column
         guard location.line >= 1, column >= 1, column - 1 <= offset, location.line - 1 <= offset else { return nil }
         self.location = location
+        opensObject = closesObject
         if column - 1 >= opening.count {
             // `{"":[   ]`: the line's own bytes before the `]` hold the opening.
             prefix = opening + [UInt8](repeating: UInt8(ascii: " "), count: column - 1 - opening.count)
@@ -127,8 +137,9 @@ final class ResumedSource: ByteSource {
     }
 
     /// Passes over the input before the point, reading its last bytes: the last one that is
-    /// not whitespace must be the `[` or `,` before an element (unless comments are allowed),
-    /// which catches a point a few bytes off (inside a number, after a key) before it is parsed.
+    /// not whitespace must be the `[` or `,` before an element (`{` or `,` before a member;
+    /// unless comments are allowed), which catches a point a few bytes off (inside a number,
+    /// after a key) before it is parsed.
     private func passOver() throws(InputError) {
         while toSkip > Self.lookBehind {
             let skipped = try source.skip(toSkip - Self.lookBehind)
@@ -147,11 +158,13 @@ final class ResumedSource: ByteSource {
         guard checksBytesBefore, let last = before.last(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
             before.count == min(Self.lookBehind, point.location.byteOffset)
         else { return }
-        guard last == UInt8(ascii: "[") || last == UInt8(ascii: ",") else {
+        let opening = point.opensObject ? UInt8(ascii: "{") : UInt8(ascii: "[")
+        guard last == opening || last == UInt8(ascii: ",") else {
             let shown = last >= 0x20 && last < 0x7F ? "'\(Character(Unicode.Scalar(last)))'" : "byte 0x\(String(last, radix: 16))"
+            let what = point.opensObject ? "a member of an object" : "an element of an array"
             throw InputError(
                 source: source.name, operation: "resume",
-                reason: "\(point.location) is not where an element of an array starts: \(shown) comes before it, not '[' or ','")
+                reason: "\(point.location) is not where \(what) starts: \(shown) comes before it, not '\(Character(Unicode.Scalar(opening)))' or ','")
         }
     }
 

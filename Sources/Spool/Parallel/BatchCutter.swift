@@ -45,19 +45,21 @@ struct BatchCutter {
     /// Whether the input has ended (``finish()``).
     private var inputEnded = false
 
-    /// A cutter for the array at `path`, read with `options` (with several top-level values,
-    /// NDJSON, for those values: the empty path only); nil when the scanner cannot follow the
-    /// path (a wildcard, a negative index, a path into NDJSON) or the options (comments).
-    init?(path: JSONKeyPath, options: JSONParsingOptions, batchBytes: Int) {
+    /// A cutter for the array at `path` (with `members`, the object there), read with `options`
+    /// (with several top-level values, NDJSON, for those values: the empty path, no members);
+    /// nil when the scanner cannot follow the path (a wildcard, a negative index, a path into
+    /// NDJSON) or the options (comments).
+    init?(path: JSONKeyPath, members: Bool = false, options: JSONParsingOptions, batchBytes: Int) {
         guard !options.allowsComments else { return nil }
         if options.allowsMultipleValues {
-            guard path.isEmpty else { return nil }
+            guard path.isEmpty, !members else { return nil }
             scanner = ElementScanner(
                 topLevelValues: .default, maxDepth: options.effectiveMaxDepth, allowsByteOrderMark: options.allowsByteOrderMark)
         } else {
             guard
                 let scanner = ElementScanner(
-                    path: path, maxDepth: options.effectiveMaxDepth, allowsByteOrderMark: options.allowsByteOrderMark)
+                    path: path, members: members, maxDepth: options.effectiveMaxDepth,
+                    allowsByteOrderMark: options.allowsByteOrderMark)
             else { return nil }
             self.scanner = scanner
         }

@@ -6,9 +6,17 @@ protocol ElementRequest<Value>: Sendable {
     /// that keeps one), which a batch's stream must then keep until the batch is handed out
     /// (``JSONReader/holdsTokens``).
     var holdsTokens: Bool { get }
+    /// Whether the elements are the members of an object (each a key and its decoded value),
+    /// not the elements of an array.
+    var isMembers: Bool { get }
     /// The elements of the array at `path` on `stream`, decoded as ``Value``; an element that
-    /// does not decode does what `policy` says.
+    /// does not decode does what `policy` says. (Members: the members of the object at `path`,
+    /// as a sequence of elements; a member that does not decode ends it.)
     func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value>
+}
+
+extension ElementRequest {
+    var isMembers: Bool { false }
 }
 
 /// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
@@ -31,5 +39,31 @@ struct JSONDecodableElements<Value: JSONDecodable>: ElementRequest {
 
     func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
         stream.elements(of: Value.self, at: path, onError: policy)
+    }
+}
+
+/// The members of an object, each value a `Decodable` decoded by a ``StreamingJSONDecoder``:
+/// ``JSONStream/members(of:at:decoder:parallelism:)``.
+struct DecodableMembers<Member: Decodable>: ElementRequest {
+    typealias Value = (key: String, value: Member)
+    let decoder: StreamingJSONDecoder
+
+    var holdsTokens: Bool { false }
+    var isMembers: Bool { true }
+
+    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+        JSONElements(.members(of: Member.self, at: path, decoder: decoder, in: stream.core))
+    }
+}
+
+/// The members of an object, each value a ``JSONDecodable``: ``JSONStream/members(of:at:parallelism:)``.
+struct JSONDecodableMembers<Member: JSONDecodable>: ElementRequest {
+    typealias Value = (key: String, value: Member)
+
+    var holdsTokens: Bool { true }
+    var isMembers: Bool { true }
+
+    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+        JSONElements(.members(of: Member.self, at: path, in: stream.core))
     }
 }

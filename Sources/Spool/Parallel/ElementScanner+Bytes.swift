@@ -277,8 +277,8 @@ extension ElementScanner {
             }
         }
         guard level < steps.count else {
-            guard !isObject else { return stop(.notFound, at: offset) || true }
-            guard open(isObject: false, at: index, in: chunk) else { return true }
+            guard isObject == members else { return stop(.notFound, at: offset) || true }
+            guard open(isObject: members, at: index, in: chunk) else { return true }
             arrayDepth = kinds.depth
             phase = .elements
             sawComma = false

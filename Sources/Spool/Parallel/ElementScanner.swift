@@ -10,7 +10,9 @@
 /// caller's array, which the caller may empty between chunks.
 ///
 /// The path is a ``JSONKeyPath`` of keys and indices from the root, without wildcards; the
-/// empty path is a root array. Keys on the path's levels are compared as raw bytes. For NDJSON
+/// empty path is a root array. With `members`, the container at the path is an object and its
+/// members are the elements, each from its key's opening quote to the end of its value (the
+/// key and colon are the worker's parser's to check, as an element's inside is). Keys on the path's levels are compared as raw bytes. For NDJSON
 /// (``init(topLevelValues:maxDepth:allowsByteOrderMark:)``) the elements are the top-level
 /// values instead, as the serial parser streams them with `allowsMultipleValues`: split where
 /// each value ends (a newline, other whitespace, or nothing after a container or string).
@@ -106,6 +108,9 @@ struct ElementScanner {
     let steps: [Step]
     /// NDJSON: the elements are the top-level values.
     let multipleValues: Bool
+    /// The container at the path is an object, whose members are the elements: each from its
+    /// key's opening quote to the end of its value.
+    let members: Bool
     let implementation: Implementation
     let maxDepth: Int
     let allowsByteOrderMark: Bool
@@ -143,10 +148,14 @@ struct ElementScanner {
     /// The last byte that is not whitespace in the chunks before the current one (-1: none).
     var lastNonWhitespace = -1
 
-    /// A scanner for the elements of the array at `path`, or nil when the path has a wildcard
-    /// or a negative index (it must lead to one array). `maxDepth` bounds the nesting it
-    /// follows (deeper is a doubt), and with it its memory.
-    init?(path: JSONKeyPath, implementation: Implementation = .default, maxDepth: Int = 512, allowsByteOrderMark: Bool = true) {
+    /// A scanner for the elements of the array at `path` (with `members`, the members of the
+    /// object there), or nil when the path has a wildcard or a negative index (it must lead to
+    /// one container). `maxDepth` bounds the nesting it follows (deeper is a doubt), and with
+    /// it its memory.
+    init?(
+        path: JSONKeyPath, members: Bool = false, implementation: Implementation = .default, maxDepth: Int = 512,
+        allowsByteOrderMark: Bool = true
+    ) {
         var steps: [Step] = []
         for component in path.components {
             switch component {
@@ -159,6 +168,7 @@ struct ElementScanner {
         }
         self.steps = steps
         multipleValues = false
+        self.members = members
         self.implementation = implementation
         self.maxDepth = max(1, maxDepth)
         self.allowsByteOrderMark = allowsByteOrderMark
@@ -170,6 +180,7 @@ struct ElementScanner {
     init(topLevelValues implementation: Implementation = .default, maxDepth: Int = 512, allowsByteOrderMark: Bool = true) {
         steps = []
         multipleValues = true
+        members = false
         self.implementation = implementation
         self.maxDepth = max(1, maxDepth)
         self.allowsByteOrderMark = allowsByteOrderMark
@@ -285,9 +296,10 @@ struct ElementScanner {
         return true
     }
 
-    /// The `]` of the array at the path (or a `}` in its place) at chunk index `index`.
+    /// The `]` of the array at the path (or a `}` in its place; for members, the object's `}`)
+    /// at chunk index `index`.
     mutating func closeArray(isObject: Bool, at index: Int, in chunk: Chunk, into boundaries: inout [Range<Int>]) -> Bool {
-        guard !isObject, kinds.pop() == false else { return stop(.mismatchedBracket, at: chunk.base + index) }
+        guard isObject == members, kinds.pop() == members else { return stop(.mismatchedBracket, at: chunk.base + index) }
         if awaitingStart {
             if sawComma { return stop(.emptyElement, at: chunk.base + index) }
         } else {

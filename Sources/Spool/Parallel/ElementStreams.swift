@@ -63,8 +63,8 @@ struct ElementStreams<Value>: Sendable {
         if options.allowsMultipleValues {
             // (NDJSON: the top-level values, the empty path.)
             stream = JSONStream(input, options: options, resumingAtValue: start, index: index, limit: limit)
-        } else if let limit, ResumePoint(location: start).isPossible(forElement: index) {
-            stream = JSONStream(input, options: options, resumingAt: start, in: path, index: index, limit: limit)
+        } else if limit != nil || request.isMembers, ResumePoint(location: start, inObject: request.isMembers).isPossible(forElement: index) {
+            stream = JSONStream(input, options: options, resumingAt: start, in: path, index: index, limit: limit, inObject: request.isMembers)
         } else {
             stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
         }

@@ -35,6 +35,10 @@
 /// the consumer's thread, before the element after it: where the serial stream calls it. A
 /// stream read on this thread (``SerialRun``) reports only the elements not had yet.
 ///
+/// **Members.** For ``JSONStream/members(of:at:parallelism:)``, the elements are the members
+/// of the object at the path (each a key and its value): the scan cuts at the object's commas,
+/// and each batch's stream resumes at a member's key, inside an object that opens before it.
+///
 /// **NDJSON.** With several top-level values, the elements are the values (the empty path
 /// only): the scan cuts where values end, each batch's stream resumes at a value
 /// (``JSONStream/init(_:options:resumingAtValue:index:)``), and the last batch reads to the
@@ -111,7 +115,7 @@ final class ParallelJSONElements<Value> {
         let workers = max(1, workers)
         board = BatchBoard(workers: workers)
         guard let source = Self.randomAccessSource(streams),
-            BatchCutter(path: streams.path, options: streams.options, batchBytes: batchBytes) != nil
+            BatchCutter(path: streams.path, members: streams.request.isMembers, options: streams.options, batchBytes: batchBytes) != nil
         else {
             serial = SerialRun(streams, from: nil, index: 0, firstUnread: 0, report: self.report)
             readSerially = true
@@ -237,11 +241,11 @@ final class ParallelJSONElements<Value> {
     /// array's end, a doubt, or cancellation.
     private func startScanner(reading source: any ByteSource, batchBytes: Int) {
         let reading = ScannedSource(source)
-        let (board, path, options) = (board, streams.path, streams.options)
+        let (board, path, options, members) = (board, streams.path, streams.options, streams.request.isMembers)
         board.liveThreads.add(1, ordering: .relaxed)
         DetachedThread.start {
             defer { board.liveThreads.subtract(1, ordering: .releasing) }
-            guard var cutter = BatchCutter(path: path, options: options, batchBytes: batchBytes) else { return }
+            guard var cutter = BatchCutter(path: path, members: members, options: options, batchBytes: batchBytes) else { return }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scanChunkSize, alignment: 64)
             defer { buffer.deallocate() }
             var published = 0

@@ -49,13 +49,13 @@ final class ParallelRequest<Value> {
     /// regular file): a file, a file URL or bytes in memory (not a descriptor, which cannot be
     /// read at several places at once), JSON without comments, a path without a wildcard; with
     /// several top-level values (NDJSON), the values themselves (the empty path).
-    static func isPossible(input: JSONInput, at path: JSONKeyPath, options: JSONParsingOptions) -> Bool {
-        guard !path.hasWildcard else { return false }
+    static func isPossible(input: JSONInput, at path: JSONKeyPath, members: Bool = false, options: JSONParsingOptions) -> Bool {
+        guard !path.hasWildcard, !(members && options.allowsMultipleValues) else { return false }
         switch input.source {
         case .descriptor: return false
         case .file, .url, .bytes, .data, .string: break
         }
-        return BatchCutter(path: path, options: options, batchBytes: 1) != nil
+        return BatchCutter(path: path, members: members, options: options, batchBytes: 1) != nil
     }
 }
 
@@ -85,6 +85,9 @@ final class ParallelRest {
     private let path: JSONKeyPath
     /// The caller's options.
     private let options: JSONParsingOptions
+    /// Whether the members of the object at ``path`` were handed out, not the elements of an
+    /// array.
+    private let members: Bool
 
     /// Where the array's `]` is, once every element has been handed out.
     private var arrayEnd: SourceLocation?
@@ -115,11 +118,13 @@ final class ParallelRest {
         return false
     }
 
-    /// The rest of `input` after the array at `path` of the stream whose core is `core`.
-    init(core: StreamCore, input: JSONInput, path: JSONKeyPath, options: JSONParsingOptions) {
+    /// The rest of `input` after the array at `path` (`members`: the object) of the stream
+    /// whose core is `core`.
+    init(core: StreamCore, input: JSONInput, path: JSONKeyPath, members: Bool = false, options: JSONParsingOptions) {
         self.core = core
         self.input = input
         self.path = path
+        self.members = members
         self.options = options
     }
 
@@ -206,11 +211,11 @@ final class ParallelRest {
             case .wildcard: return nil
             }
         }
-        guard let point = ResumePoint(arrayEndAt: end, inside: containers) else { return nil }
+        guard let point = ResumePoint(arrayEndAt: end, inside: containers, closesObject: members) else { return nil }
         var direct = options
         direct.parsesInBackground = false
         let head = StreamCore(reader: JSONReader(input, options: direct, work: .models))
-        guard head.begin(.elements, at: path) == nil else { return nil }
+        guard head.begin(members ? .members : .elements, at: path) == nil else { return nil }
         do {
             // To the first element: what comes before the array is recorded.
             let step = try head.next(decode: { _, _ in throw EnteredArray() }, skipping: { _, _, _ in false })
@@ -228,7 +233,7 @@ final class ParallelRest {
             for _ in 0..<(containers.count(where: { $0 }) + containers.count + 1) {
                 guard try tail.next() != nil else { return nil }
             }
-            guard try tail.next() == .arrayEnd, tail.location == end else { return nil }
+            guard try tail.next() == (members ? .objectEnd : .arrayEnd), tail.location == end else { return nil }
             head.recorder.recordStreamedEnd(from: tail)
             while try tail.next() != nil { head.recorder.record(from: tail) }
             head.end()

@@ -57,7 +57,7 @@ public final class AsyncJSONStream {
         AsyncJSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core), of: self)
     }
 
-    /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
+    /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:parallelism:)``).
     /// Cancelling the task ends them with `CancellationError` (see ``AsyncJSONStream``).
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> AsyncJSONMembers<T> {
         AsyncJSONMembers(.members(of: type, at: path, in: core), of: self)

@@ -62,10 +62,13 @@ public final class JSONElements<Value>: Sequence {
         request.core.reader.holdsTokens = true
     }
 
-    /// Where the `]` that ended the array is, right after `next()` has returned nil at the
-    /// array's end (not after an error): the current token of the stream's reader.
+    /// Where the `]` that ended the array is (for a members request, the object's `}`), right
+    /// after `next()` has returned nil at the array's end (not after an error): the current
+    /// token of the stream's reader.
     var arrayEnd: SourceLocation? {
-        guard request.isFinished, !request.isRefused, request.core.reader.currentToken?.kind == .arrayEnd else { return nil }
+        guard request.isFinished, !request.isRefused else { return nil }
+        let end = request.core.reader.currentToken?.kind
+        guard end == (request.isMembers ? .objectEnd : .arrayEnd) else { return nil }
         return request.core.reader.location
     }
 

@@ -11,17 +11,21 @@
 /// duplicate keys included.
 public final class JSONMembers<Value> {
     private let request: StreamRequest<(key: String, value: Value)>
+    /// The threads that decode the members instead of the request's stream, when the stream
+    /// decodes them in parallel (``JSONStream/members(of:at:parallelism:)``). Internal for tests.
+    let parallel: ParallelRequest<(key: String, value: Value)>?
 
-    init(_ request: StreamRequest<(key: String, value: Value)>) {
+    init(_ request: StreamRequest<(key: String, value: Value)>, parallel: ParallelRequest<(key: String, value: Value)>? = nil) {
         self.request = request
+        self.parallel = parallel
     }
 
     /// Members handed out so far.
-    public var count: Int { request.count }
+    public var count: Int { parallel?.count ?? request.count }
 
     /// Whether the last member has been handed out (or an error has ended the sequence); see
     /// ``JSONElements/isFinished``.
-    public var isFinished: Bool { request.isFinished }
+    public var isFinished: Bool { parallel?.isFinished ?? request.isFinished }
 
     /// The next member's key and decoded value; `nil` after the last one (for a
     /// ``PushJSONStream``, also while the next member waits for more input).
@@ -29,6 +33,7 @@ public final class JSONMembers<Value> {
     ///   on the stream (or, on a ``PushJSONStream``, a call while another call on it is running),
     ///   and from the first call for a decoder whose date pattern Spool does not read.
     public func next() throws -> (key: String, value: Value)? {
+        if let parallel { return try parallel.next() }
         // (A refused request throws its refusal, whatever else runs.) The step's value is
         // matched out, not read through `Step.value`: in unspecialized code that copies it
         // and destroys the step (callgrind, 10 MB catalog: JSONStream 0.7 % more).

@@ -102,15 +102,17 @@ public final class JSONStream {
     }
 
     /// A stream resumed at `location`, where element `index` of the array at `container` starts
-    /// (as ``init(_:options:resumingAt:element:)`` reads it, for a point known to be possible),
-    /// whose input ends at `limit`: a batch of the parallel engine, which must parse no more
-    /// than its elements and the start of the next one.
+    /// (`inObject`: member `index` of the object there), as
+    /// ``init(_:options:resumingAt:element:)`` reads it, for a point known to be possible;
+    /// with `limit`, the input ends there: a batch of the parallel engine, which must parse no
+    /// more than its elements and the start of the next one.
     convenience init(
         _ input: JSONInput, options: JSONParsingOptions, resumingAt location: SourceLocation, in container: JSONKeyPath, index: Int,
-        limit: Int
+        limit: Int?, inObject: Bool = false
     ) {
-        let reader = JSONReader(input, options: options, resumingAt: ResumePoint(location: location), in: container, index: index, limit: limit)
-        self.init(core: StreamCore(reader: reader, resumedIn: container, at: index, refusal: nil))
+        let point = ResumePoint(location: location, inObject: inObject)
+        let reader = JSONReader(input, options: options, resumingAt: point, in: container, index: index, limit: limit)
+        self.init(core: StreamCore(reader: reader, resumedIn: container, at: index, inObject: inObject, refusal: nil))
     }
 
     private init(core: StreamCore, input: JSONInput? = nil) {
@@ -127,7 +129,7 @@ public final class JSONStream {
     /// with its value's index: `[1].objects[0]`. Every value must hold the path.
     ///
     /// A stream reads its input once, so it hands out one sequence: the sequence a second
-    /// `elements`, ``members(of:at:)`` or ``count(at:)`` call returns throws a
+    /// `elements`, ``members(of:at:parallelism:)`` or ``count(at:)`` call returns throws a
     /// ``UsageError`` from its first `next()`.
     ///
     /// With `parallelism` of more than one worker (``Parallelism``), several threads decode the
@@ -165,9 +167,17 @@ public final class JSONStream {
     /// The members of the object at `path`, each value decoded as `T` as it arrives (for an
     /// object too big to hold, like ijson's `kvitems`). The empty path streams a root object.
     ///
-    /// One request per stream, as for ``elements(of:at:onError:parallelism:)``.
-    public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
-        JSONMembers(.members(of: type, at: path, in: core))
+    /// One request per stream, as for ``elements(of:at:onError:parallelism:)``. With
+    /// `parallelism` of more than one worker, several threads decode the members at once, in
+    /// batches of whole members, under the conditions (and at the costs) that
+    /// ``elements(of:at:onError:parallelism:)`` gives (not with several top-level values), and
+    /// the sequence hands them out in document order, with the serial stream's values and
+    /// first error.
+    public func members<T: JSONDecodable>(
+        of type: T.Type, at path: JSONKeyPath = .root, parallelism: Parallelism = .serial
+    ) -> JSONMembers<T> {
+        let request: StreamRequest<(key: String, value: T)> = .members(of: type, at: path, in: core)
+        return JSONMembers(request, parallel: parallelRequest(request, at: path, policy: .stop, parallelism, JSONDecodableMembers<T>()))
     }
 
     /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
@@ -204,7 +214,9 @@ public final class JSONStream {
         guard workers > 1, !request.isRefused, let input, parallelRest == nil else { return nil }
         let options = reader.options
         // (A file that is not a regular one, or cannot be opened, has no size.)
-        guard reader.totalBytes != nil, ParallelRequest<T>.isPossible(input: input, at: path, options: options) else {
+        guard reader.totalBytes != nil,
+            ParallelRequest<T>.isPossible(input: input, at: path, members: elements.isMembers, options: options)
+        else {
             return nil
         }
         var report: ((SkippedElement) -> Void)?
@@ -212,17 +224,22 @@ public final class JSONStream {
         let batchBytes = parallelBatchBytes ?? ElementBatch.defaultBytes(holdingTokens: elements.holdsTokens)
         let streams = ElementStreams(
             input: input, options: options, path: path, batchBytes: batchBytes, request: elements, skips: report != nil)
-        let rest = ParallelRest(core: core, input: streams.input, path: path, options: options)
+        let rest = ParallelRest(core: core, input: streams.input, path: path, members: elements.isMembers, options: options)
         parallelRest = rest
         return ParallelRequest(streams, workers: workers, batchBytes: batchBytes, rest: rest, report: report)
     }
 
-    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by
+    /// `decoder`; `parallelism` as for ``members(of:at:parallelism:)``, each thread decoding
+    /// with `decoder`'s strategies.
     @_disfavoredOverload
     public func members<T: Decodable>(
-        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
+        of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
+        parallelism: Parallelism = .serial
     ) -> JSONMembers<T> {
-        JSONMembers(.members(of: type, at: path, decoder: decoder, in: core))
+        let request: StreamRequest<(key: String, value: T)> = .members(of: type, at: path, decoder: decoder, in: core)
+        let threads = parallelRequest(request, at: path, policy: .stop, parallelism, DecodableMembers<T>(decoder: decoder))
+        return JSONMembers(request, parallel: threads)
     }
 
     /// The number of elements of the array, or members of the object, at `path`, counted while

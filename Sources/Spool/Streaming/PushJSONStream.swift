@@ -98,7 +98,7 @@ public final class PushJSONStream {
         JSONElements(.elements(of: type, at: path, onError: policy, in: core))
     }
 
-    /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:)``).
+    /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:parallelism:)``).
     public func members<T: JSONDecodable>(of type: T.Type, at path: JSONKeyPath = .root) -> JSONMembers<T> {
         JSONMembers(.members(of: type, at: path, in: core))
     }

@@ -146,6 +146,8 @@ final class StreamCore {
     /// the path of the array the element is in, and its index there. The reader's input is that
     /// array from the element on.
     private let resumed: (container: JSONKeyPath, index: Int)?
+    /// Whether the container resumed in is an object: the stream's one request is its members.
+    private let resumedInObject: Bool
     /// Why every request is refused (a resume point that cannot be one).
     private let refusal: UsageError?
 
@@ -156,16 +158,19 @@ final class StreamCore {
         endsWithKnownFailure = pushed
         guardsUse = pushed
         resumed = nil
+        resumedInObject = false
         refusal = nil
     }
 
     /// A core over a reader resumed at the element at index `index` of the array at
-    /// `container`; or, with `refusal`, one that refuses every request.
-    init(reader: JSONReader, resumedIn container: JSONKeyPath, at index: Int, refusal: UsageError?) {
+    /// `container` (`inObject`: at member `index` of the object there); or, with `refusal`,
+    /// one that refuses every request.
+    init(reader: JSONReader, resumedIn container: JSONKeyPath, at index: Int, inObject: Bool = false, refusal: UsageError?) {
         self.reader = reader
         endsWithKnownFailure = false
         guardsUse = false
         resumed = (container, index)
+        resumedInObject = inObject
         self.refusal = refusal
         recorder.isRecording = false
     }
@@ -194,7 +199,9 @@ final class StreamCore {
                 if let first = self.request { return .secondRequest(request.call, first: first.handOut) }
                 if let refusal = self.refusal { return refusal }
                 if let resumed = self.resumed {
-                    if request == .members { return .resumed("members(of:at:)", in: resumed.container) }
+                    if (request == .members) != self.resumedInObject {
+                        return .resumed(request == .members ? "members(of:at:)" : "a request other than members(of:at:)", in: resumed.container)
+                    }
                     if path != resumed.container { return .resumed("a request at \(path)", in: resumed.container) }
                 }
                 self.request = request

@@ -13,6 +13,8 @@ final class StreamRequest<Value> {
     /// (a ``UsageError`` either way): the first step throws this, later steps end.
     private var refusal: (any Error)?
     let isRefused: Bool
+    /// Whether the request is for members (each a key and its value), not elements.
+    let isMembers: Bool
     /// Decodes the value whose first token is at `start` on the tape, with its path.
     private let decode: (_ start: Int, _ path: ElementPath) throws -> Value
     /// What a value that does not decode does (see ``ElementErrorPolicy/skipper(_:)``).
@@ -25,6 +27,7 @@ final class StreamRequest<Value> {
         self.core = core
         refusal = core.begin(request, at: path)
         isRefused = refusal != nil
+        isMembers = request == .members
         self.decode = decode
         skip = policy.skipper(core)
     }
@@ -35,6 +38,7 @@ final class StreamRequest<Value> {
         self.core = core
         refusal = error
         isRefused = true
+        isMembers = false
         decode = { _, _ in throw error }
         skip = { _, _, _ in false }
     }

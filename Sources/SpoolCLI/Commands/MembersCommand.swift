@@ -16,13 +16,14 @@ struct MembersCommand: ParsableCommand {
     @OptionGroup var target: PathAndFile
     @OptionGroup var parsing: ParsingFlags
     @OptionGroup var progress: ProgressFlags
+    @OptionGroup var jobs: JobsFlag
 
     func run() throws {
         let writer = JSONOutput.writer(.lines)
         do {
             let (keyPath, stream, bar) = try target.open(options: parsing.options, progress: progress, streamsOutput: true)
             defer { bar.finish() }
-            let members = stream.members(of: Extractor.self, at: keyPath)
+            let members = stream.members(of: Extractor.self, at: keyPath, parallelism: jobs.parallelism)
             while let (key, value) = try members.next() {
                 try writer.beginObject()
                 try writer.key("key")

@@ -1,20 +1,20 @@
 import ArgumentParser
 import Spool
 
-/// `--jobs N`, for the commands that decode the elements of one array (`items`, `count`,
-/// `bands`, also with `--skip-invalid`): N threads decode them at once (``Parallelism``), the
-/// output is the same.
+/// `--jobs N`, for the commands that decode the elements of one array or the members of one
+/// object (`items`, `members`, `count`, `bands`, also with `--skip-invalid`): N threads
+/// decode them at once (``Parallelism``), the output is the same.
 struct JobsFlag: ParsableArguments {
     /// The most threads `--jobs` asks for.
     static let maximum = 64
 
     @Option(
         help: ArgumentHelp(
-            "Threads that decode the elements: 1 (the default) reads serially; 0 or auto, one per core (at most \(JobsFlag.maximum)).",
+            "Threads that decode the elements (or members): 1 (the default) reads serially; 0 or auto, one per core (at most \(JobsFlag.maximum)).",
             discussion: """
                 The same output, in the same order. Threads are used for a regular file, without \
                 --allow-comments or [*] in PATH; with --ndjson, only by items for the values \
-                themselves (PATH .). Otherwise the input is read serially.
+                themselves (PATH .), not by members. Otherwise the input is read serially.
                 """,
             valueName: "n"))
     var jobs: Jobs = Jobs(count: 1)

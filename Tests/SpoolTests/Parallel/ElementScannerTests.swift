@@ -20,12 +20,12 @@ struct ElementScannerTests {
     /// Scans `bytes` for the array at `path` (or with `ndjson`, for the top-level values),
     /// `chunkSize` bytes at a time.
     static func scan(
-        _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, _ implementation: ElementScanner.Implementation,
-        chunkSize: Int, maxDepth: Int = 512
+        _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, members: Bool = false,
+        _ implementation: ElementScanner.Implementation, chunkSize: Int, maxDepth: Int = 512
     ) -> Outcome {
         let made = ndjson
             ? ElementScanner(topLevelValues: implementation, maxDepth: maxDepth)
-            : ElementScanner(path: path, implementation: implementation, maxDepth: maxDepth)
+            : ElementScanner(path: path, members: members, implementation: implementation, maxDepth: maxDepth)
         guard var scanner = made else {
             Issue.record("path \(path) refused")
             return Outcome(boundaries: [])
@@ -431,6 +431,31 @@ struct ElementScannerTests {
         ], "last_updated": "2016-05-17T22:43:04Z"}
 
         """
+
+    // MARK: - Members
+
+    @Test func membersOfAnObject() {
+        let cases: [(String, JSONKeyPath, [String], ScanDoubt.Reason?)] = [
+            (#"{"a": 1, "b" : [2, {"c": "}"}], "d\"}":{}}"#, .root, [#""a": 1"#, #""b" : [2, {"c": "}"}]"#, #""d\"}":{}"#], nil),
+            ("{\"x\": {\n  \"k\": \"v\",\n  \"l\": null\n}, \"y\": 2}", "x", [#""k": "v""#, #""l": null"#], nil),
+            (#"{"x": {}}"#, "x", [], nil),
+            (#"{"x": [1, 2]}"#, "x", [], .notFound),
+            (#"{"x": {"a": 1,}}"#, "x", [#""a": 1"#], .emptyElement),
+            (#"{"x": {"a": 1]}"#, "x", [], .mismatchedBracket),
+        ]
+        for (json, path, members, reason) in cases {
+            let bytes = Array(json.utf8)
+            for implementation in [ElementScanner.Implementation.bytes, .blocks] {
+                for chunkSize in [1, 3, 64, 4096] {
+                    let outcome = Self.scan(bytes, at: path, members: true, implementation, chunkSize: chunkSize)
+                    #expect(outcome.boundaries.map { String(decoding: bytes[$0], as: UTF8.self) } == members, "\(json) in \(chunkSize)")
+                    #expect(outcome.doubt?.reason == reason, "\(json) in \(chunkSize): \(outcome)")
+                }
+            }
+        }
+        // An object's elements are not an array's: `[...]` at the path doubts for members.
+        #expect(Self.scan(Array(#"{"x": {"a": 1}}"#.utf8), at: "x", .bytes, chunkSize: 64).doubt?.reason == .notFound)
+    }
 
     // MARK: - NDJSON
 

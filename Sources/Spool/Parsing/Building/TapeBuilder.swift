@@ -55,7 +55,7 @@ final class TapeBuilder {
         feed.start(at: point.windowBase)
         writer.start(
             at: point.windowBase, line: first.line, lineStart: first.start, textStart: point.location,
-            container: container, index: index)
+            container: container, index: index, inObject: point.opensObject)
     }
 
     /// Counts lines from `source` only when a location is asked for, if it holds its input

@@ -72,9 +72,9 @@ final class TapeWriter {
     /// array a resumed reader stands in for (opened before the input it reads), its path and
     /// the point resumed at.
     func describeOpening(_ open: OpenContainer) -> String {
-        if let resumed, let array = resumed.container, open.location.byteOffset < resumed.textStart.byteOffset {
-            let container = array.isEmpty ? "at the root" : "at \(array)"
-            return "the array \(container), resumed in at \(resumed.textStart),"
+        if let resumed, let path = resumed.container, open.location.byteOffset < resumed.textStart.byteOffset {
+            let container = path.isEmpty ? "at the root" : "at \(path)"
+            return "the \(resumed.inObject ? "object" : "array") \(container), resumed in at \(resumed.textStart),"
         }
         // (Lines counted on demand: the location noted when it opened has no line yet.)
         let location = positions.linesOnDemand?.location(of: open.location.byteOffset) ?? open.location
@@ -109,15 +109,18 @@ final class TapeWriter {
     /// show none of the prefix before them), and the path of the array resumed in with the
     /// index of its first element read, which errors' paths start from; no path for a reader
     /// resumed at a top-level value (NDJSON), whose errors' paths are the serial reader's.
-    private var resumed: (textStart: SourceLocation, container: JSONKeyPath?, index: Int)?
+    private var resumed: (textStart: SourceLocation, container: JSONKeyPath?, index: Int, inObject: Bool)?
 
     /// Starts at `offset`, on `line`, which starts at `lineStart` (a resumed reader's, whose
     /// own bytes start at `textStart`, inside the array at `container`, at element `index`;
-    /// with no container, at a top-level value).
-    func start(at offset: Int, line: Int, lineStart: Int, textStart: SourceLocation, container: JSONKeyPath?, index: Int) {
+    /// with no container, at a top-level value; `inObject`: inside the object at `container`,
+    /// at member `index`).
+    func start(
+        at offset: Int, line: Int, lineStart: Int, textStart: SourceLocation, container: JSONKeyPath?, index: Int, inObject: Bool = false
+    ) {
         grammar.skipPrefix(to: offset)
         positions.start(at: offset, line: line, lineStart: lineStart)
-        resumed = (textStart, container, index)
+        resumed = (textStart, container, index, inObject)
     }
 
     /// Counts lines only when a location is asked for, in `lines`, on this writer and its tape
