@@ -34,6 +34,13 @@ public final class JSONMembers<Value> {
     ///   and from the first call for a decoder whose date pattern Spool does not read.
     public func next() throws -> (key: String, value: Value)? {
         if let parallel { return try parallel.next() }
+        return try step()
+    }
+
+    /// The next member from the request's stream (apart from ``next()`` as in
+    /// ``JSONElements``: members decoded in parallel look up no step's metadata).
+    @inline(never)
+    private func step() throws -> (key: String, value: Value)? {
         // (A refused request throws its refusal, whatever else runs.) The step's value is
         // matched out, not read through `Step.value`: in unspecialized code that copies it
         // and destroys the step (callgrind, 10 MB catalog: JSONStream 0.7 % more).
