@@ -10,7 +10,7 @@ struct JobsFlag: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Threads that decode the elements (or members): 1 (the default) reads serially; 0 or auto, one per core (at most \(JobsFlag.maximum)).",
+            "Threads that decode the elements (or members): 1 (the default) reads serially; 0 or auto, one per core (at most \(JobsFlag.maximum); on two cores or fewer, serially).",
             discussion: """
                 The same output, in the same order. Threads are used for a regular file, without \
                 --allow-comments or [*] in PATH; with --ndjson, only by items for the values \

@@ -292,7 +292,11 @@ struct ParallelStreamTests {
         #expect(Parallelism.serial.workerCount == 1)
         #expect(Parallelism.workers(0).workerCount == 1 && Parallelism.workers(-3).workerCount == 1)
         #expect(Parallelism.workers(3).workerCount == 3 && Parallelism.workers(1 << 40).workerCount == 64)
-        #expect(Parallelism.automatic.workerCount == min(64, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+        #expect(Parallelism.automatic.workerCount == Parallelism.automaticWorkers(cores: ProcessInfo.processInfo.activeProcessorCount))
+        // Serial on one or two cores, where the serial stream already keeps two busy.
+        #expect(Parallelism.automaticWorkers(cores: 1) == 1 && Parallelism.automaticWorkers(cores: 2) == 1)
+        #expect(Parallelism.automaticWorkers(cores: 3) == 3 && Parallelism.automaticWorkers(cores: 16) == 16)
+        #expect(Parallelism.automaticWorkers(cores: 200) == 64 && Parallelism.automaticWorkers(cores: 0) == 1)
         for parallelism in [Parallelism.serial, .workers(1), .workers(0)] {
             #expect(JSONStream(.file(Self.fixturePath)).elements(of: Band.self, at: "objects", parallelism: parallelism).parallel == nil)
         }
