@@ -181,7 +181,7 @@ public final class JSONReader {
     }
 
     /// A reader of `input` from `point`, the `]` that closes the array at `path`
-    /// (``ResumePoint/init(arrayEndAt:inside:)``), on this thread: its first tokens are the
+    /// (``ResumePoint/init(arrayEndAt:inside:closesObject:)``), on this thread: its first tokens are the
     /// prefix's, which open the containers of `path` and the array (two for an object, `{` and
     /// its key, one for an array), then the `]` and the rest of the input, every token where it
     /// is in the input. Only a valid rest is read as the whole input's reader reads it: an

@@ -1,10 +1,13 @@
-/// Where a resumed reader starts: at `location`, the first byte of an element of an array,
-/// read as if the array opened just before it; or (``init(arrayEndAt:inside:)``) at the `]`
-/// that closes an array, read as if the containers around it had opened just before it.
+/// Where a resumed reader starts: at `location`, the first byte of an element of an array (or
+/// of a member of an object, ``init(location:inObject:)``), read as if the container opened
+/// just before it; at a top-level value of NDJSON, with nothing before it
+/// (``init(topLevelValueAt:)``); or (``init(arrayEndAt:inside:closesObject:)``) at the `]` (or
+/// `}`) that closes the container, read as if the containers around it had opened just before
+/// it.
 ///
 /// The reader's offsets stay those of the whole input: the window starts at ``windowBase``,
-/// where a few bytes the input does not hold (``prefix``: `[`, and a line break when the
-/// element starts a line) stand in for the array's opening, so every token, error and line
+/// where a few bytes the input does not hold (``prefix``: `[` or `{`, and a line break when the
+/// element starts a line) stand in for the container's opening, so every token, error and line
 /// count is where it is in the original input.
 struct ResumePoint {
     let location: SourceLocation

@@ -22,6 +22,9 @@ final class DecodedBatch<Value> {
     /// Whether the batch's elements have all been read (a counted batch's stream reads on
     /// past them): a report after that is about the next batch's element, not recorded.
     var isComplete = false
+    /// Whether an element was skipped for being nested too deep for the worker's stack
+    /// (``ResumedErrors/isTooDeep(_:)``): the batch is read again on the consumer's thread.
+    private(set) var skippedTooDeep = false
 
     /// The elements skipped with `.skip` (``ElementErrorPolicy``), in order, each with the
     /// number of elements decoded before it; the consumer hands them to the caller's closure
@@ -56,6 +59,7 @@ final class DecodedBatch<Value> {
     /// Records a skipped element (the batch's stream's `.skip` closure).
     func skipped(_ report: SkippedElement) {
         guard !isComplete else { return }
+        if report.error.code == .tooDeep { skippedTooDeep = true }
         skips.append((count, report))
     }
 

@@ -2,9 +2,11 @@
 /// by its ``BatchCutter`` and read by one stream of its own.
 ///
 /// A batch is read by a ``JSONStream`` that starts at ``start``, where its first element starts
-/// (``JSONStream/init(_:options:resumingAt:element:)``), or, for the first batch, at the start
-/// of the document, so that everything before the array is parsed (and its errors reported) as
-/// the serial stream does. It takes ``count`` elements, or all of them to the array's end.
+/// (``JSONStream/init(_:options:resumingAt:in:index:limit:inObject:)``, or for NDJSON
+/// ``JSONStream/init(_:options:resumingAtValue:index:limit:)``), or, for the first batch, at the
+/// start of the document, so that everything before the array is parsed (and its errors
+/// reported) as the serial stream does. It takes ``count`` elements, or all of them to the
+/// array's end. (For members, the elements are the object's members.)
 struct ElementBatch: Hashable, Sendable {
     /// How much of the array a batch's stream reads.
     enum Extent: Hashable, Sendable {

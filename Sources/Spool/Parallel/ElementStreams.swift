@@ -84,6 +84,9 @@ struct ElementStreams<Value>: Sendable {
         // The batch's elements are handed out after the stream has read them all: their tokens
         // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
         if request.holdsTokens { elements.holdsTokens() }
+        // A stream that skips goes on to the next element within one `next()`: it stops at
+        // the batch's last element, skipped or not.
+        elements.countLimit = batch.count
         do {
             while !board.isCancelled {
                 if let count = batch.count, elements.count >= count {
@@ -93,6 +96,8 @@ struct ElementStreams<Value>: Sendable {
                     break
                 }
                 guard let value = try elements.next() else {
+                    // (At the count: the last element was skipped, then the stream stopped.)
+                    if let count = batch.count, elements.count >= count { continue }
                     result.arrayEnd = elements.arrayEnd
                     break
                 }
@@ -113,8 +118,11 @@ struct ElementStreams<Value>: Sendable {
     /// - Throws: the parse error (or other error about the stream) before the next batch's
     ///   start; ``BatchMismatch`` when the array ends there.
     private func readOn(past batch: ElementBatch, with elements: JSONElements<Value>) throws {
+        let count = elements.count
+        // One element more at most, decoded, skipped or failing: the next batch's first.
+        elements.countLimit = count + 1
         do {
-            guard try elements.next() != nil else { throw BatchMismatch() }
+            guard try elements.next() != nil || elements.count > count else { throw BatchMismatch() }
         } catch {
             guard let parse = ResumedErrors.parseError(in: error) else {
                 if ResumedErrors.isElementError(error) { return }

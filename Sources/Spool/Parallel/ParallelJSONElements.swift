@@ -13,8 +13,9 @@
 /// with the line and column where it starts. `workers` threads decode the batches, each batch by
 /// a ``JSONStream`` of its own: the first from the document's start (so that everything before
 /// the array is parsed, and fails, as in the serial stream), the others resumed at their first
-/// element (``JSONStream/init(_:options:resumingAt:element:)``). `next()` hands the elements
-/// out batch after batch, in order (``BatchBoard``).
+/// element (``JSONStream/init(_:options:resumingAt:in:index:limit:inObject:)``, whose input ends
+/// one byte into the next batch). `next()` hands the elements out batch after batch, in order
+/// (``BatchBoard``).
 ///
 /// **Memory.** At most two batches per worker are decoded ahead of the consumer, and a few
 /// cut batches (offsets and counts) wait for a worker: memory is bounded by the batch size,
@@ -165,6 +166,11 @@ final class ParallelJSONElements<Value> {
             case .decoded(let batch):
                 nextNumber += 1
                 batchesTaken += 1
+                if batch.skippedTooDeep {
+                    // (Decoded again on this thread, whose stack the serial stream uses.)
+                    readSerially(from: batch.batch)
+                    continue
+                }
                 current = batch
                 onBatchTaken?(batch.batch)
             case .serialTail(let batch):

@@ -70,7 +70,7 @@ final class ParallelRequest<Value> {
 /// **Quickly.** Once every element has been handed out, the `]` that closes the array is
 /// known (``elementsEnded(arrayEnd:)``): a stream from the document's start reads up to the array's
 /// first element (recording what comes before it for the remainder), then a reader resumed at
-/// the `]` (``ResumePoint/init(arrayEndAt:inside:)``) reads the rest, every token where it is
+/// the `]` (``ResumePoint/init(arrayEndAt:inside:closesObject:)``) reads the rest, every token where it is
 /// in the input. The array's elements are not read again.
 ///
 /// **Serially.** Anything else (the elements stopped early or on an error, a `]` whose line

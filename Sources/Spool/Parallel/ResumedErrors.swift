@@ -16,13 +16,29 @@ enum ResumedErrors {
     /// serial stream gives there; false for errors about the stream and its input, which the
     /// batch's elements are read again for.
     static func isElementError(_ error: any Error) -> Bool {
-        !(parseError(in: error) != nil || error is InputError || error is UsageError || error is BatchMismatch)
+        !(parseError(in: error) != nil || error is InputError || error is UsageError || error is BatchMismatch
+            || isTooDeep(error))
+    }
+
+    /// Whether `error` says an element was nested too deep for the stack of the thread that
+    /// decoded it (``DecodeError/Code/tooDeep``): a worker's stack, not the consumer's, whose
+    /// thread the serial stream decodes on. Such an element is decoded again there.
+    static func isTooDeep(_ error: any Error) -> Bool {
+        if let decode = error as? DecodeError { return decode.code == .tooDeep }
+        if case .dataCorrupted(let context)? = error as? DecodingError, let decode = context.underlyingError as? DecodeError {
+            return decode.code == .tooDeep
+        }
+        return false
     }
 
     /// Whether `error`, from a stream resumed at `start` that has read on to the array's end (or
-    /// to its first error), is shown exactly as the serial stream shows it.
-    static func isShownAlike(_ error: any Error, resumedAt start: SourceLocation) -> Bool {
+    /// to its first error), is shown exactly as the serial stream shows it. `membersOf`: the
+    /// path of the object whose members the stream resumed among, if so: an error before a
+    /// member's key is read has no key in its path, where the serial stream's names the key
+    /// before (`{"a": 1, "b\q": 2}` fails `at a`).
+    static func isShownAlike(_ error: any Error, resumedAt start: SourceLocation, membersOf object: JSONKeyPath? = nil) -> Bool {
         guard let parse = parseError(in: error) else { return !(error is InputError || error is UsageError) }
+        if let object, parse.path.count <= object.count { return false }
         let offset = parse.location.byteOffset
         let lineStart = offset - (parse.location.column - 1)
         // The excerpt starts at the line's start or `excerptReach` bytes before the error, if

@@ -47,7 +47,10 @@ final class SerialRun<Value> {
                 progress.firstUnread = index + 1
                 return value
             } catch {
-                guard let resumed = start, !ResumedErrors.isShownAlike(error, resumedAt: resumed) else { throw error }
+                let members = streams.request.isMembers ? streams.path : nil
+                guard let resumed = start, !ResumedErrors.isShownAlike(error, resumedAt: resumed, membersOf: members) else {
+                    throw error
+                }
                 // Read again as the serial stream reads, to its error.
                 start = nil
                 firstIndex = 0

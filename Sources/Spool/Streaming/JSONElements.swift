@@ -64,6 +64,14 @@ public final class JSONElements<Value>: Sequence {
         return value
     }
 
+    /// The most elements the stream reads, handed out or skipped: once it has read that many,
+    /// `next()` returns nil without reading on (nil: no limit). For a batch of the parallel
+    /// engine, whose stream must not go past its last element even when that one is skipped.
+    var countLimit: Int? {
+        get { request.core.countLimit }
+        set { request.core.countLimit = newValue }
+    }
+
     /// Keeps every token the stream reads on its tape (``JSONReader/holdsTokens``), so that
     /// every element handed out stays valid as long as it is kept.
     func holdsTokens() {

@@ -128,6 +128,9 @@ final class StreamCore {
     private var indexInContainer = 0
     /// Elements (or members) handed out or skipped so far, over every top-level value.
     private(set) var count = 0
+    /// The most elements ``next(decode:skipping:)`` reads (``JSONElements/countLimit``): at
+    /// that count it ends without reading on; nil for no limit.
+    var countLimit: Int?
 
     /// Whether the request, at the end of its container, throws a parse error the reader
     /// already holds for the input after it (``JSONReader/knownFailure``) rather than ending:
@@ -239,6 +242,7 @@ final class StreamCore {
     ) throws -> Step<Value> {
         do {
             while true {
+                if let countLimit, count >= countLimit { return .end }
                 guard case .available(let start, let component) = try advance() else {
                     return phase.isDone ? .end : .needsInput
                 }

@@ -130,6 +130,25 @@ struct ParallelMembersTests {
         _ = Self.expectSame(Self.document(count: 100, replacing: [50: bomb]))
     }
 
+    /// Found by review: an error in a member's key, before the key is read, has no key in a
+    /// resumed stream's path, where the serial stream's names the key before it.
+    @Test func anErrorInAKeyNamesTheKeyBefore() {
+        let long = String(repeating: "k", count: 40)
+        let texts = [
+            #"{"a": 1, "\#(long)\q": 2}"#, "{\"a\": 1,\n\"b\\q\": 2}", "{\"a\": 1, \"b\": 2, \"c\u{01}\": 3}", #"{"a": 1, 7: 2}"#,
+        ]
+        for text in texts {
+            for workers in [2, 3] {
+                for batchBytes in [1, 5] {
+                    let serial = Self.run(.string(text), at: .root, codable: false, .serial).run
+                    let parallel = Self.run(.string(text), at: .root, codable: false, .workers(workers), batchBytes: batchBytes).run
+                    #expect(parallel == serial, "\(text): \(workers) workers, batches of \(batchBytes)")
+                    #expect(serial.error != nil)
+                }
+            }
+        }
+    }
+
     @Test func ndjsonAndWildcardsReadSerially() {
         let text = Self.document(count: 20)
         let stream = JSONStream(.string(text + text), options: JSONParsingOptions(allowsMultipleValues: true))

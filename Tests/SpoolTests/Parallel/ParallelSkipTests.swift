@@ -112,6 +112,43 @@ struct ParallelSkipTests {
         _ = Self.expectSame(early, Self.operators, name: \.name)
     }
 
+    /// Found by review: a batch whose last element was skipped read on, within the same
+    /// `next()`, into the next batch's first element (cut one byte in): `56` was handed out as
+    /// `5`, and an array went serial from there.
+    @Test func aBatchWhoseLastElementIsSkippedStopsThere() {
+        let ints: (JSONStream, ElementErrorPolicy, Parallelism) -> JSONElements<Int> = {
+            $0.elements(of: Int.self, onError: $1, parallelism: $2)
+        }
+        let ndjson = Self.expectSame("1\n\"x\"\n56\n\"y\"\n\"z\"\n789\n10\n", options: JSONParsingOptions(allowsMultipleValues: true), ints, name: { "\($0)" })
+        #expect(ndjson.events.filter { !$0.hasPrefix("skipped") } == ["1", "56", "789", "10"], "\(ndjson)")
+        let values = (0..<300).map { $0 % 3 == 1 ? "\"s\($0)\"" : "\($0 * 1000 + 7)" }
+        let array = "[" + values.joined(separator: ", ") + "]"
+        let log = Self.expectSame(array, ints, name: { "\($0)" })
+        #expect(log.events.filter { !$0.hasPrefix("skipped") }.count == 200 && log.count == 300)
+        // The workers decoded every batch: none was read again on this thread.
+        for batchBytes in [1, 8, 100] {
+            let stream = JSONStream(.string(array))
+            stream.parallelBatchBytes = batchBytes
+            let elements = stream.elements(of: Int.self, onError: .skip { _ in }, parallelism: .workers(2))
+            var handedOut: [Int] = []
+            while let value = try? elements.next() { handedOut.append(value) }
+            #expect(handedOut.count == 200 && elements.parallel?.engine.readSerially == false, "batches of \(batchBytes)")
+        }
+    }
+
+    @Test func anElementTooDeepForAWorkersStackIsReadOnTheCallersThread() {
+        let error = DecodeError(code: .tooDeep, keyPath: [0], message: "nesting too deep to decode on this thread's stack")
+        let wrapped = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "", underlyingError: error))
+        #expect(ResumedErrors.isTooDeep(error) && ResumedErrors.isTooDeep(wrapped))
+        #expect(!ResumedErrors.isElementError(error) && !ResumedErrors.isElementError(wrapped))
+        #expect(!ResumedErrors.isTooDeep(DecodeError(code: .typeMismatch, keyPath: [0], message: "x")))
+        let batch = DecodedBatch<Int>(batch: ElementBatch(number: 0, firstIndex: 0, start: nil, extent: .toArrayEnd), capacity: 1)
+        batch.skipped(SkippedElement(index: 0, location: nil, error: DecodeError(code: .typeMismatch, keyPath: [0], message: "x")))
+        #expect(!batch.skippedTooDeep)
+        batch.skipped(SkippedElement(index: 1, location: nil, error: error))
+        #expect(batch.skippedTooDeep && batch.elementCount == 2)
+    }
+
     @Test func ndjsonValuesAreSkippedAsSerially() {
         let lines = (0..<500).map { $0 % 37 == 5 ? #"{"id": "x\#($0)", "name": "n", "tags": []}"# : ParallelInputs.element($0) }
         let text = lines.joined(separator: "\n")
