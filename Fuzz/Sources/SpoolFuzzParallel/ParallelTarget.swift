@@ -110,7 +110,8 @@ struct Run: Equatable, CustomStringConvertible {
 }
 
 /// Any JSON value as a `Decodable` (a number as a `Double`: one out of its range fails to
-/// decode, a `DecodingError` in the middle of the elements).
+/// decode, a `DecodingError` in the middle of the elements), except `false`, which it refuses:
+/// so that elements fail often, and `.skip` has elements to skip.
 indirect enum Tree: Decodable, Equatable {
     case null
     case bool(Bool)
@@ -124,6 +125,7 @@ indirect enum Tree: Decodable, Equatable {
         if container.decodeNil() {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
+            guard value else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "false is refused") }
             self = .bool(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
