@@ -150,8 +150,14 @@ struct JobsOptionTests {
     @Test func jobsMustBeAutoOrFrom0To64() throws {
         for value in ["-1", "65", "x", "1.5"] {
             let run = try Spool.run(["count", "--jobs", value, "objects", "Examples/bands.json"])
-            #expect(run.status == 64, "\(value)")
             #expect(run.stdout.isEmpty)
+            if Sanitizers.address && ["x", "1.5"].contains(value) {
+                // swift-argument-parser leaks an array when a value does not parse (`--max-depth x`
+                // too), which LeakSanitizer reports at exit with status 1 instead of 64.
+                #expect(run.stderr.contains("The value '\(value)' is invalid for '--jobs <n>'"), "\(run.stderr)")
+            } else {
+                #expect(run.status == 64, "\(value)")
+            }
         }
         #expect(try Spool.run(["count", "--jobs", "65", "objects", "Examples/bands.json"]).stderr.contains("--jobs must be auto or from 0 to 64"))
         #expect(try Spool.run(["count", "--jobs", "64", "objects", "Examples/bands.json"]).stdout == "5\n")
