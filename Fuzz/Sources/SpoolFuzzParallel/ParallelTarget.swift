@@ -65,41 +65,39 @@ struct Run: Equatable, CustomStringConvertible {
         stream.parallelBatchBytes = batchBytes
         var skipped: [String] = []
         var handedOut = 0
+        var counted = 0
         let policy = skips ? ElementErrorPolicy.skip { skipped.append("\(handedOut): \($0)") } : .stop
-        defer { self.skipped = skipped }
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        var trees: [Tree] = []
+        /// Takes `next`'s values to the end or the first error, then the count (also after an
+        /// error, where it counts the failed element).
+        func drain<Element>(_ next: () throws -> Element?, _ count: () -> Int, _ add: (Element) -> Void) throws {
+            defer { counted = count() }
+            while let element = try next() {
+                add(element)
+                handedOut += 1
+            }
+        }
         do {
-            if members && codable {
+            switch (members, codable) {
+            case (true, true):
                 let members = stream.members(of: Tree.self, at: path, parallelism: parallelism)
-                defer { count = members.count }
-                while let (key, value) = try members.next() {
-                    keys.append(key)
-                    trees.append(value)
-                }
-            } else if members {
+                try drain({ try members.next() }, { members.count }) { keys.append($0.key); trees.append($0.value) }
+            case (true, false):
                 let members = stream.members(of: JSONValue.self, at: path, parallelism: parallelism)
-                defer { count = members.count }
-                while let (key, value) = try members.next() {
-                    keys.append(key)
-                    values.append(value)
-                }
-            } else if codable {
+                try drain({ try members.next() }, { members.count }) { keys.append($0.key); values.append($0.value) }
+            case (false, true):
                 let elements = stream.elements(of: Tree.self, at: path, onError: policy, parallelism: parallelism)
-                defer { count = elements.count }
-                while let value = try elements.next() {
-                    trees.append(value)
-                    handedOut += 1
-                }
-            } else {
+                try drain({ try elements.next() }, { elements.count }) { trees.append($0) }
+            case (false, false):
                 let elements = stream.elements(of: JSONValue.self, at: path, onError: policy, parallelism: parallelism)
-                defer { count = elements.count }
-                while let value = try elements.next() {
-                    values.append(value)
-                    handedOut += 1
-                }
+                try drain({ try elements.next() }, { elements.count }) { values.append($0) }
             }
         } catch {
             self.error = "\(error)"
         }
+        (self.keys, self.values, self.trees, self.skipped, count) = (keys, values, trees, skipped, counted)
         do { try stream.finish() } catch { finish = "\(error)" }
         do { remainder = try stream.remainder().compactJSON() } catch { remainder = "\(error)" }
     }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The UTF-8 of coding keys' string values, made once per session (one decode call or one
 /// stream) for each key of a plain type, so that a member lookup does not ask the key for its
 /// `stringValue` every time.

@@ -15,24 +15,17 @@ struct CodableStreamingTests {
         let members: [Member]
     }
 
-    static var decoder: StreamingJSONDecoder {
-        let decoder = StreamingJSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        return decoder
-    }
-
     @Test func streamsTheCatalogsBandsWithCodableModels() throws {
         let stream = JSONStream(.file(SeedModelTests.bandsPath))
         var names: [String] = []
-        try stream.elements(of: Band.self, at: "objects", decoder: Self.decoder).forEach { names.append($0.name) }
+        try stream.elements(of: Band.self, at: "objects", decoder: Fixtures.catalogDecoder).forEach { names.append($0.name) }
         #expect(names == SeedModelTests.sampleNames)
         #expect(try stream.remainder().value("last_updated", .iso8601) == SeedModelTests.sampleLastUpdated)
     }
 
     @Test func anErrorsCodingPathStartsAtTheDocumentRoot() throws {
         let text = #"{"objects": [{"name": "A", "members": []}, {"name": "B", "members": [{"name": "M", "birth_date": "1970-13-01"}]}]}"#
-        let bands = JSONStream(.string(text)).elements(of: Band.self, at: "objects", decoder: Self.decoder)
+        let bands = JSONStream(.string(text)).elements(of: Band.self, at: "objects", decoder: Fixtures.catalogDecoder)
         #expect(try bands.next()?.name == "A")
         let error = #expect(throws: DecodingError.self) { try bands.next() }
         guard case .dataCorrupted(let context)? = error else {
@@ -82,13 +75,13 @@ struct CodableStreamingTests {
             continuation.finish()
         }
         var names: [String] = []
-        for try await band in AsyncJSONStream(.chunks(chunks)).elements(of: Band.self, at: "objects", decoder: Self.decoder) {
+        for try await band in AsyncJSONStream(.chunks(chunks)).elements(of: Band.self, at: "objects", decoder: Fixtures.catalogDecoder) {
             names.append(band.name)
         }
         #expect(names == SeedModelTests.sampleNames)
 
         let push = PushJSONStream()
-        let bands = push.elements(of: Band.self, at: "objects", decoder: Self.decoder)
+        let bands = push.elements(of: Band.self, at: "objects", decoder: Fixtures.catalogDecoder)
         var pushed: [String] = []
         for start in stride(from: 0, to: bytes.count, by: 50) {
             try push.append(bytes[start..<min(bytes.count, start + 50)])
@@ -98,7 +91,7 @@ struct CodableStreamingTests {
         while let band = try bands.next() { pushed.append(band.name) }
         #expect(pushed == SeedModelTests.sampleNames)
 
-        let members = JSONStream(.string(#"{"a": {"name": "X", "birth_date": "2000-01-02"}}"#)).members(of: Member.self, decoder: Self.decoder)
+        let members = JSONStream(.string(#"{"a": {"name": "X", "birth_date": "2000-01-02"}}"#)).members(of: Member.self, decoder: Fixtures.catalogDecoder)
         #expect(try members.next()?.value.name == "X")
     }
 }

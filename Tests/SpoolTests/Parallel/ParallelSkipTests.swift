@@ -62,7 +62,7 @@ struct ParallelSkipTests {
     }
 
     static func codable(_ stream: JSONStream, _ policy: ElementErrorPolicy, _ parallelism: Parallelism) -> JSONElements<ParallelStreamTests.CodableBand> {
-        stream.elements(of: ParallelStreamTests.CodableBand.self, at: "objects", decoder: ParallelStreamTests.decoder, onError: policy, parallelism: parallelism)
+        stream.elements(of: ParallelStreamTests.CodableBand.self, at: "objects", decoder: Fixtures.catalogDecoder, onError: policy, parallelism: parallelism)
     }
     static func operators(_ stream: JSONStream, _ policy: ElementErrorPolicy, _ parallelism: Parallelism) -> JSONElements<Band> {
         stream.elements(of: Band.self, at: "objects", onError: policy, parallelism: parallelism)

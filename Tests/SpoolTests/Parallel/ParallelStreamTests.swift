@@ -24,13 +24,6 @@ struct ParallelStreamTests {
         let members: [Member]
     }
 
-    static var decoder: StreamingJSONDecoder {
-        let decoder = StreamingJSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
-        return decoder
-    }
-
     /// The tutorial's catalog in the test fixtures.
     static var fixturePath: String { Fixtures.path("himotoki-tutorial/bands.json") }
 
@@ -90,7 +83,7 @@ struct ParallelStreamTests {
     }
 
     static func codable(_ stream: JSONStream, _ parallelism: Parallelism) -> JSONElements<CodableBand> {
-        stream.elements(of: CodableBand.self, at: "objects", decoder: decoder, parallelism: parallelism)
+        stream.elements(of: CodableBand.self, at: "objects", decoder: Fixtures.catalogDecoder, parallelism: parallelism)
     }
     static func operators(_ stream: JSONStream, _ parallelism: Parallelism) -> JSONElements<Band> {
         stream.elements(of: Band.self, at: "objects", parallelism: parallelism)
@@ -312,7 +305,7 @@ struct ParallelStreamTests {
             // The stream lives on; the sequence goes after three elements.
             let stream = JSONStream(input)
             stream.parallelBatchBytes = 4096
-            var bands: JSONElements<CodableBand>? = stream.elements(of: CodableBand.self, at: "objects", decoder: Self.decoder, parallelism: .workers(3))
+            var bands: JSONElements<CodableBand>? = stream.elements(of: CodableBand.self, at: "objects", decoder: Fixtures.catalogDecoder, parallelism: .workers(3))
             let board = try #require(bands?.parallel?.engine.board)
             for index in 0..<3 {
                 #expect(try bands?.next()?.name == "Band \(index)")
@@ -322,7 +315,7 @@ struct ParallelStreamTests {
             #expect(ParallelInputs.eventually { board.liveThreads.load(ordering: .acquiring) == 0 })
             // The rest, read serially after an early stop, is the serial stream's.
             let serial = JSONStream(input)
-            let serialBands = serial.elements(of: CodableBand.self, at: "objects", decoder: Self.decoder)
+            let serialBands = serial.elements(of: CodableBand.self, at: "objects", decoder: Fixtures.catalogDecoder)
             for _ in 0..<3 { _ = try serialBands.next() }
             #expect(try stream.remainder().compactJSON() == (try serial.remainder().compactJSON()))
             #expect(stream.parallelRest?.wasReadQuickly == false)

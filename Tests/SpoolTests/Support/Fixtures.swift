@@ -24,4 +24,13 @@ enum Fixtures {
     static func path(_ name: String, in directory: URL = root) -> String {
         directory.appendingPathComponent(name).path
     }
+
+    /// A decoder for the band catalog's `Decodable` models: snake-case keys, `yyyy-MM-dd`
+    /// dates. A new one on each call, since a decoder is a class.
+    static var catalogDecoder: StreamingJSONDecoder {
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+        return decoder
+    }
 }
