@@ -189,6 +189,39 @@ struct ParallelJSONElementsTests {
         Self.expectSameAsSerial(.string(ParallelInputs.document(count: 100)), options: shallow, batchSizes: [1, 700])
     }
 
+    /// A string at the default limit (20,000,000 bytes) inside element 111: one batch far
+    /// larger than asked for, decoded by a worker. (Once, on 2 workers: 20 MB takes seconds in
+    /// a debug build.)
+    @Test func aTwentyMegabyteStringInTheMiddle() {
+        let limit = JSONParsingOptions().maxStringLength
+        let text = Self.broken(#"{"id": 211, "name": ""# + String(repeating: "x", count: limit) + #"", "tags": []}"#)
+        let serial = ParallelInputs.serial(Item.self, .string(text), at: "objects")
+        #expect(serial.values.count == 120 && serial.error == nil && serial.values[111].name.utf8.count == limit)
+        let elements = ParallelJSONElements<Item>(.string(text), at: "objects", workers: 2, batchBytes: 1 << 20)
+        #expect(ParallelInputs.parallel(elements) == serial && !elements.readSerially)
+    }
+
+    /// A string at the limit, one byte past it, and one never closed, on every number of
+    /// workers and batch size: the serial stream's value or error (a limit of 100 KB, the
+    /// same checks as the default's 20 MB).
+    @Test func longStringsAtAndPastTheLimit() {
+        var options = JSONParsingOptions()
+        options.maxStringLength = 100_000
+        let long = String(repeating: "x", count: options.maxStringLength)
+        let atLimit = Self.broken(#"{"id": 211, "name": ""# + long + #"", "tags": []}"#)
+        let accepted = ParallelInputs.serial(Item.self, .string(atLimit), at: "objects", options: options)
+        #expect(accepted.values.count == 120 && accepted.error == nil)
+        Self.expectSameAsSerial(.string(atLimit), options: options, batchSizes: Self.errorBatchSizes, inParallel: true)
+        let pastLimit = Self.broken(#"{"id": 211, "name": "y"# + long + #"", "tags": []}"#)
+        let refused = ParallelInputs.serial(Item.self, .string(pastLimit), at: "objects", options: options)
+        #expect(refused.values.count == 111 && refused.error?.contains("longer than the maximum") == true, "\(refused)")
+        Self.expectSameAsSerial(.string(pastLimit), options: options, batchSizes: Self.errorBatchSizes)
+        let unclosed = Self.broken(#"{"id": 211, "name": ""# + long)
+        let truncated = ParallelInputs.serial(Item.self, .string(unclosed), at: "objects", options: options)
+        #expect(truncated.values.count == 111 && truncated.error != nil, "\(truncated)")
+        Self.expectSameAsSerial(.string(unclosed), options: options, batchSizes: Self.errorBatchSizes)
+    }
+
     @Test func errorsBeforeTheArray() {
         let tail = ParallelInputs.document(count: 100)
         for prefix in [#""a": tru, "#, #""a": [1, 2}, "#, #""a": "\u12", "#, #""objects": 3, "#] {
