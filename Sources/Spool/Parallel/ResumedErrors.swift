@@ -44,7 +44,7 @@ enum ResumedErrors {
         // The excerpt starts at the line's start or `excerptReach` bytes before the error, if
         // the resumed stream has read from there; the array resumed in is named otherwise.
         return start.byteOffset <= max(lineStart, offset - ErrorContext.excerptReach)
-            && !parse.message.contains("resumed in at")
+            && !parse.message.containsBytes(of: "resumed in at")
     }
 
     /// The ``ParseError`` that `error` is or wraps (a `Decodable` model's

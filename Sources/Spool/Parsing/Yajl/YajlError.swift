@@ -43,9 +43,9 @@ enum YajlError: Hashable {
     init(message: String) {
         let text = message.lowercased()
         if text.hasPrefix("lexical error") {
-            self = YajlError.lexical.first { text.contains($0.fragment) }?.kind ?? .otherLexical
+            self = YajlError.lexical.first { text.containsBytes(of: $0.fragment) }?.kind ?? .otherLexical
         } else {
-            self = YajlError.parse.first { text.contains($0.fragment) }?.kind ?? .unknown(message)
+            self = YajlError.parse.first { text.containsBytes(of: $0.fragment) }?.kind ?? .unknown(message)
         }
     }
 
