@@ -11,8 +11,11 @@ protocol ElementRequest<Value>: Sendable {
     var isMembers: Bool { get }
     /// The elements of the array at `path` on `stream`, decoded as ``Value``; an element that
     /// does not decode does what `policy` says. (Members: the members of the object at `path`,
-    /// as a sequence of elements; a member that does not decode ends it.)
-    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value>
+    /// as a sequence of elements; a member that does not decode ends it.) On a worker's thread,
+    /// `worker` holds what its batches share; nil elsewhere.
+    func elements(
+        on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
+    ) -> JSONElements<Value>
 }
 
 extension ElementRequest {
@@ -21,14 +24,25 @@ extension ElementRequest {
 
 /// `Decodable` elements, by a ``StreamingJSONDecoder``: ``JSONStream/elements(of:at:decoder:onError:parallelism:)``.
 struct DecodableElements<Value: Decodable>: ElementRequest {
-    /// The decoder every stream decodes with (its strategies are read at each stream's start).
-    let decoder: StreamingJSONDecoder
+    /// The decoder's strategies when the request was made, as the serial request read them.
+    let configuration: StreamingJSONDecoder.Configuration
+
+    init(decoder: StreamingJSONDecoder) {
+        configuration = decoder.configuration
+    }
 
     /// A `Decodable` value owns what it decoded: no token is kept for it.
     var holdsTokens: Bool { false }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
-        stream.elements(of: Value.self, at: path, decoder: decoder, onError: policy)
+    func elements(
+        on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
+    ) -> JSONElements<Value> {
+        do {
+            let session = try worker?.session(for: configuration) ?? DecodingSession(configuration)
+            return JSONElements(.elements(of: Value.self, at: path, in: session, onError: policy, in: stream.core))
+        } catch {
+            return JSONElements(StreamRequest<Value>(core: stream.core, refusing: error))
+        }
     }
 }
 
@@ -37,7 +51,9 @@ struct JSONDecodableElements<Value: JSONDecodable>: ElementRequest {
     /// A model may keep the ``Extractor`` it decodes from (an `Extractor` element is one).
     var holdsTokens: Bool { true }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+    func elements(
+        on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
+    ) -> JSONElements<Value> {
         stream.elements(of: Value.self, at: path, onError: policy)
     }
 }
@@ -46,13 +62,25 @@ struct JSONDecodableElements<Value: JSONDecodable>: ElementRequest {
 /// ``JSONStream/members(of:at:decoder:parallelism:)``.
 struct DecodableMembers<Member: Decodable>: ElementRequest {
     typealias Value = (key: String, value: Member)
-    let decoder: StreamingJSONDecoder
+    /// The decoder's strategies when the request was made, as the serial request read them.
+    let configuration: StreamingJSONDecoder.Configuration
+
+    init(decoder: StreamingJSONDecoder) {
+        configuration = decoder.configuration
+    }
 
     var holdsTokens: Bool { false }
     var isMembers: Bool { true }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
-        JSONElements(.members(of: Member.self, at: path, decoder: decoder, in: stream.core))
+    func elements(
+        on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
+    ) -> JSONElements<Value> {
+        do {
+            let session = try worker?.session(for: configuration) ?? DecodingSession(configuration)
+            return JSONElements(.members(of: Member.self, at: path, in: session, in: stream.core))
+        } catch {
+            return JSONElements(StreamRequest<Value>(core: stream.core, refusing: error))
+        }
     }
 }
 
@@ -63,7 +91,9 @@ struct JSONDecodableMembers<Member: JSONDecodable>: ElementRequest {
     var holdsTokens: Bool { true }
     var isMembers: Bool { true }
 
-    func elements(on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy) -> JSONElements<Value> {
+    func elements(
+        on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
+    ) -> JSONElements<Value> {
         JSONElements(.members(of: Member.self, at: path, in: stream.core))
     }
 }

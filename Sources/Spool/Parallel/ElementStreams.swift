@@ -53,12 +53,16 @@ struct ElementStreams<Value>: Sendable {
     /// The elements from element `index` of the array, which starts at `start`; from the
     /// document's start when `start` is nil. `serially`: with ``serialOptions``. `policy`:
     /// what an element that does not decode does (`.skip` only when ``skips``). `limit`: for a
-    /// stream that resumes, the offset where its input ends.
+    /// stream that resumes, the offset where its input ends. `worker`: what a worker's batches
+    /// share, on its thread.
     func elements(
-        from start: SourceLocation?, index: Int, serially: Bool = false, onError policy: ElementErrorPolicy = .stop, limit: Int? = nil
+        from start: SourceLocation?, index: Int, serially: Bool = false, onError policy: ElementErrorPolicy = .stop, limit: Int? = nil,
+        worker: WorkerSession? = nil
     ) -> JSONElements<Value> {
         let options = serially ? serialOptions : options
-        guard let start else { return request.elements(on: JSONStream(input, options: options), at: path, onError: policy) }
+        guard let start else {
+            return request.elements(on: JSONStream(input, options: options), at: path, onError: policy, worker: worker)
+        }
         let stream: JSONStream
         if options.allowsMultipleValues {
             // (NDJSON: the top-level values, the empty path.)
@@ -68,19 +72,20 @@ struct ElementStreams<Value>: Sendable {
         } else {
             stream = JSONStream(input, options: options, resumingAt: start, element: path + JSONKeyPath([.index(index)]))
         }
-        return request.elements(on: stream, at: path, onError: policy)
+        return request.elements(on: stream, at: path, onError: policy, worker: worker)
     }
 
     /// Reads `batch` with a stream of its own: its elements, up to the first error; stops early
-    /// once `board` is cancelled.
-    func decode(_ batch: ElementBatch, on board: BatchBoard<Value>) -> DecodedBatch<Value> {
+    /// once `board` is cancelled. `worker`: what the worker's batches share.
+    func decode(_ batch: ElementBatch, on board: BatchBoard<Value>, worker: WorkerSession) -> DecodedBatch<Value> {
         let result = DecodedBatch<Value>(batch: batch, capacity: batch.count ?? 64)
         let policy = skips ? ElementErrorPolicy.skip { [result] in result.skipped($0) } : .stop
         // A counted batch's input ends one byte into the next batch's first element: its stream
         // parses its own elements and the separator after them, not a chunk of the next batch
         // (the input ending there is an error at or after that element's start: the next
         // batch's to find, ``readOn(past:with:)``).
-        let elements = elements(from: batch.start, index: batch.firstIndex, onError: policy, limit: batch.nextStart.map { $0 + 1 })
+        let elements = elements(
+            from: batch.start, index: batch.firstIndex, onError: policy, limit: batch.nextStart.map { $0 + 1 }, worker: worker)
         // The batch's elements are handed out after the stream has read them all: their tokens
         // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
         if request.holdsTokens { elements.holdsTokens() }

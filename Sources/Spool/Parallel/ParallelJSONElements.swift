@@ -279,8 +279,9 @@ final class ParallelJSONElements<Value> {
         board.liveThreads.add(1, ordering: .relaxed)
         DetachedThread.start {
             defer { board.liveThreads.subtract(1, ordering: .releasing) }
+            let worker = WorkerSession()
             while let batch = board.nextBatch() {
-                let result = streams.decode(batch, on: board)
+                let result = streams.decode(batch, on: board, worker: worker)
                 if board.isCancelled { return }
                 board.deliver(result)
             }

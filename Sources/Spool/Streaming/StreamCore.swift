@@ -276,14 +276,12 @@ final class StreamCore {
         }
     }
 
-    /// Decodes the element whose first token is at `start` as the `Decodable` `Value`, with
-    /// `decoder`'s strategies and a coding path from the document root.
-    /// - Throws: ``UsageError`` for a `.pattern` date strategy Spool cannot read.
+    /// Decodes the element whose first token is at `start` as the `Decodable` `Value`, in
+    /// `session` (with its decoder's strategies) and with a coding path from the document root.
     func decoder<Value: Decodable>(
-        _ type: Value.Type, using decoder: StreamingJSONDecoder
-    ) throws(UsageError) -> (_ start: Int, _ path: ElementPath) throws -> Value {
-        let session = try DecodingSession(decoder.configuration)
-        return { [reader] start, path in
+        _ type: Value.Type, in session: DecodingSession
+    ) -> (_ start: Int, _ path: ElementPath) throws -> Value {
+        { [reader] start, path in
             let context = DecodingContext(tape: reader.tape, rootIndex: start, element: path)
             return try session.decode { try TapeDecoder(context: context, session: session).unwrap(type) }
         }

@@ -34,7 +34,7 @@ final class StreamRequest<Value> {
 
     /// A request refused before it begins, for `error`: the stream reads nothing for it, and
     /// stays free for another request.
-    private init(core: StreamCore, refusing error: any Error) {
+    init(core: StreamCore, refusing error: any Error) {
         self.core = core
         refusal = error
         isRefused = true
@@ -69,17 +69,25 @@ extension StreamRequest {
         StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type))
     }
 
-    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`.
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
+    /// (a session of its own, with the strategies `decoder` has now).
     static func elements<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, onError policy: ElementErrorPolicy,
         in core: StreamCore
     ) -> StreamRequest<T> {
         do {
-            return StreamRequest<T>(
-                core: core, request: .elements, path: path, policy: policy, decode: try core.decoder(type, using: decoder))
+            return .elements(of: type, at: path, in: try DecodingSession(decoder.configuration), onError: policy, in: core)
         } catch {
             return StreamRequest<T>(core: core, refusing: error)
         }
+    }
+
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` in `session`.
+    static func elements<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath, in session: DecodingSession, onError policy: ElementErrorPolicy,
+        in core: StreamCore
+    ) -> StreamRequest<T> {
+        StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type, in: session))
     }
 
     /// The members of the object at `path`, each value decoded as the ``JSONDecodable`` `T`.
@@ -89,15 +97,24 @@ extension StreamRequest {
         .members(at: path, in: core, decode: core.decoder(type))
     }
 
-    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by
+    /// `decoder` (a session of its own, with the strategies `decoder` has now).
     static func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, in core: StreamCore
     ) -> StreamRequest<(key: String, value: T)> {
         do {
-            return .members(at: path, in: core, decode: try core.decoder(type, using: decoder))
+            return .members(of: type, at: path, in: try DecodingSession(decoder.configuration), in: core)
         } catch {
             return StreamRequest<(key: String, value: T)>(core: core, refusing: error)
         }
+    }
+
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` in
+    /// `session`.
+    static func members<T: Decodable>(
+        of type: T.Type, at path: JSONKeyPath, in session: DecodingSession, in core: StreamCore
+    ) -> StreamRequest<(key: String, value: T)> {
+        .members(at: path, in: core, decode: core.decoder(type, in: session))
     }
 
     /// Members: each value with its key (the last component of its path); a value that does not

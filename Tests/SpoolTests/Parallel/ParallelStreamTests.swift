@@ -1,5 +1,6 @@
 import BandCatalog
 import Foundation
+import Synchronization
 import Testing
 @_spi(Testing) @testable import Spool
 
@@ -200,6 +201,66 @@ struct ParallelStreamTests {
             }
             #expect(count == 2000 && (items.parallel != nil) == (parallelism != .serial))
         }
+    }
+
+    // MARK: - The decoder
+
+    /// A worker decodes all its batches in one decoding session: a custom key strategy
+    /// converts each distinct key once per worker, not once per batch. (A batch an element:
+    /// with a session per batch, it converted them for each of the 800 bands.)
+    @Test func aWorkerConvertsEachKeyOnce() throws {
+        let text = try Self.catalog()
+        let conversions = Atomic<Int>(0)
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            conversions.add(1, ordering: .relaxed)
+            return NamedKey(Self.camelCase(path.last?.stringValue ?? ""))
+        }
+        decoder.dateDecodingStrategy = .pattern("yyyy-MM-dd")
+        let serial = try Self.all(JSONStream(.string(text)).elements(of: CodableBand.self, at: "objects", decoder: decoder))
+        let serialConversions = conversions.exchange(0, ordering: .relaxed)
+        let stream = JSONStream(.string(text))
+        stream.parallelBatchBytes = 1
+        let bands = stream.elements(of: CodableBand.self, at: "objects", decoder: decoder, parallelism: .workers(2))
+        #expect(try Self.all(bands) == serial && serial.count == 800 && bands.parallel != nil)
+        // The serial stream converts each distinct key once; two workers at most twice.
+        #expect(serialConversions > 0 && conversions.load(ordering: .relaxed) <= 2 * serialConversions)
+    }
+
+    /// The strategies are the decoder's when the elements are asked for, on every worker, as
+    /// the serial stream reads them: changing the decoder afterwards changes nothing.
+    @Test func theDecodersStrategiesAreReadWhenTheElementsAreAskedFor() throws {
+        let text = try Self.catalog(count: 200)
+        let serial = try Self.all(JSONStream(.string(text)).elements(of: CodableBand.self, at: "objects", decoder: Fixtures.catalogDecoder))
+        let decoder = Fixtures.catalogDecoder
+        let stream = JSONStream(.string(text))
+        stream.parallelBatchBytes = 1
+        let bands = stream.elements(of: CodableBand.self, at: "objects", decoder: decoder, parallelism: .workers(2))
+        decoder.keyDecodingStrategy = .useDefaultKeys
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try Self.all(bands) == serial && serial.count == 200 && bands.parallel != nil)
+    }
+
+    /// Every element, to the end.
+    static func all<Value>(_ elements: JSONElements<Value>) throws -> [Value] {
+        var values: [Value] = []
+        while let value = try elements.next() { values.append(value) }
+        return values
+    }
+
+    /// A coding key by name.
+    struct NamedKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// `birth_date` as `birthDate`.
+    static func camelCase(_ key: String) -> String {
+        let words = key.split(separator: "_")
+        return String(words.first ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     // MARK: - Bad input
