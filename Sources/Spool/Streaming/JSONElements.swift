@@ -72,6 +72,12 @@ public final class JSONElements<Value>: Sequence {
         set { request.core.countLimit = newValue }
     }
 
+    /// Makes room for `count` tokens on the stream's tape before it reads
+    /// (``TokenTape/reserveTokens(_:)``).
+    func reserveTokens(_ count: Int) {
+        request.core.reader.tape.reserveTokens(count)
+    }
+
     /// Keeps every token the stream reads on its tape (``JSONReader/holdsTokens``), so that
     /// every element handed out stays valid as long as it is kept.
     func holdsTokens() {

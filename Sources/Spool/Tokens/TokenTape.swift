@@ -96,6 +96,16 @@ final class TokenTape {
         lines.deallocate()
     }
 
+    /// Makes room for `count` tokens from the start (not kept by
+    /// ``shrinkIfOversized(tokenLimit:arenaLimit:)`` beyond its limit): for a stream that is
+    /// known to parse chunks of many tokens, instead of doubling from the default once it
+    /// has begun (a copy of the tokens parsed so far).
+    func reserveTokens(_ count: Int) {
+        guard count > tokenCapacity else { return }
+        tokens = TokenTape.resized(tokens, keeping: self.count > 0 || gapLength > 0, capacity: count)
+        tokenCapacity = count
+    }
+
     /// Makes room for all the tokens of a document of `size` bytes, for one held whole in
     /// memory and parsed to its end before it is decoded (a few megabytes at most): room
     /// from the start, instead of doubling from 64 KiB (for twitter.json, seven
