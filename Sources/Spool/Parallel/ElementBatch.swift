@@ -34,15 +34,19 @@ struct ElementBatch: Hashable, Sendable {
     var nextStart: Int?
 
     /// About how many bytes of elements a batch of a stream's parallel request holds
-    /// (``JSONStream/elements(of:at:onError:parallelism:)``): 1 MiB, or 256 KiB when the batch's
-    /// tokens are kept until its elements are handed out (``ElementRequest/holdsTokens``).
+    /// (``JSONStream/elements(of:at:onError:parallelism:)``): 256 KiB, or 64 KiB when the
+    /// batch's tokens are kept until its elements are handed out (``ElementRequest/holdsTokens``).
+    /// Either way a batch in flight holds about 300 KB, and the workers' batches add a
+    /// megabyte or two to the serial stream's peak RSS.
     ///
-    /// Measured on the catalog with `spool items --jobs 2` (`Extractor` elements, which keep
-    /// their tokens): a batch in flight held about 4.5 MB per MiB of input (its tokens and
-    /// input window), peak RSS 48 MB at 1 MiB against 31 MB at 256 KiB, 25 MB at 64 KiB, 23 MB
-    /// serially; callgrind on the 10 MB catalog, 854M instructions at 1 MiB and 871M at
-    /// 256 KiB, 779M serially. A `Decodable` batch keeps only its values.
-    static func defaultBytes(holdingTokens: Bool) -> Int { holdingTokens ? 1 << 18 : 1 << 20 }
+    /// Measured on the band catalog, 2 workers (peak RSS on the 100 MB catalog; callgrind on
+    /// the 10 MB one, where a batch costs about 50,000 instructions once its worker keeps its
+    /// decoding session):
+    /// - `Decodable` models (`SpoolBench codable-jobs`): 1 MiB 27 MB, 1,086.3M; 256 KiB
+    ///   23.4 MB, 1,085.7M; 64 KiB 22.6 MB, 1,094.8M; serially 22.0 MB, 1,016.8M.
+    /// - `Extractor` elements, which keep their tokens (`spool items --jobs 2`): 256 KiB
+    ///   29.9 MB, 844.8M; 64 KiB 23.6 MB, 841.0M; serially 22.6 MB, 778.3M.
+    static func defaultBytes(holdingTokens: Bool) -> Int { holdingTokens ? 1 << 16 : 1 << 18 }
 
     /// The number of elements, when the batch is counted.
     var count: Int? {
