@@ -148,8 +148,8 @@ public final class JSONStream {
     ///
     /// What it costs: a thread that cuts the array (reading the input a second time, ahead of
     /// the workers), and up to two batches of decoded elements per worker held ahead of your
-    /// code, about 1 MiB of input each (256 KiB for a ``JSONDecodable`` model, whose batch keeps
-    /// its tokens): memory stays bounded by the batch size, not by the input. Dropping
+    /// code, about 256 KiB of input each (64 KiB for a ``JSONDecodable`` model, whose batch
+    /// keeps its tokens): memory stays bounded by the batch size, not by the input. Dropping
     /// the sequence (or reaching the end, or an error) stops every thread. ``remainder()`` and
     /// ``finish()`` after the last element read only what comes before the array's first
     /// element and after its `]` (after NDJSON's last value, nothing); after an error or an

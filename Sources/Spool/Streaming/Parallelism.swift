@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// With more than one worker, a scanner thread cuts the array into batches of whole elements
-/// (about 1 MiB of input each, 256 KiB for ``JSONDecodable`` models) and the workers decode the batches at once, each with a parser of its
+/// (about 256 KiB of input each, 64 KiB for ``JSONDecodable`` models) and the workers decode the batches at once, each with a parser of its
 /// own; the elements are still handed out one at a time, in document order, with exactly the
 /// values and errors of the serial stream. The stream says when it can do this
 /// (``JSONStream/elements(of:at:onError:parallelism:)``); otherwise it reads serially.
