@@ -90,6 +90,15 @@ final class DecodingContext {
         if tape.isReleased(index) { throw releasedFailure() }
     }
 
+    /// Makes sure the container at `index`, whose tokens were read before, can still be read:
+    /// a container a model kept past its element may be read after the stream has released
+    /// the element or moved its tape on.
+    /// - Throws: ``releasedError()``.
+    @inline(__always)
+    func ensureStillReadable(_ index: Int) throws {
+        guard isValid(index), !tape.isReleased(index) else { throw releasedFailure() }
+    }
+
     /// ``releasedError()``, boxed out of line (``ensure(_:)`` is inlined into the decoding
     /// frames, where a `DecodeError` built in place would take room once per nesting level).
     @inline(never)

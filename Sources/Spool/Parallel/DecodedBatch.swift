@@ -25,6 +25,10 @@ final class DecodedBatch<Value> {
     /// Whether an element was skipped for being nested too deep for the worker's stack
     /// (``ResumedErrors/isTooDeep(_:)``): the batch is read again on the consumer's thread.
     private(set) var skippedTooDeep = false
+    /// Whether the batch's values (or skip reports) keep a decoder or container of theirs
+    /// (``WorkerSession/batchEnded()``), whose tokens the batch's stream has released: the
+    /// batch is read again on the consumer's thread, as the serial stream reads it.
+    var keepsDecoders = false
 
     /// The elements skipped with `.skip` (``ElementErrorPolicy``), in order, each with the
     /// number of elements decoded before it; the consumer hands them to the caller's closure

@@ -89,7 +89,8 @@ struct ElementStreams<Value>: Sendable {
         // Room for a chunk's tokens from the start: one token per 8 bytes holds the band
         // catalog's (twitter.json has one per 21, canada.json one per 10). Grown from the
         // default instead, every batch copied 64 KB of tokens (1 % of a 64 KiB batch's work).
-        elements.reserveTokens(options.effectiveChunkSize / 8)
+        // (At most the 65,536 tokens a tape keeps after a large element.)
+        elements.reserveTokens(min(options.effectiveChunkSize / 8, 1 << 16))
         // The batch's elements are handed out after the stream has read them all: their tokens
         // stay when an element may be a view of them (an `Extractor`), about a batch's worth.
         if request.holdsTokens { elements.holdsTokens() }

@@ -91,7 +91,7 @@ final class ParallelJSONElements<Value> {
     /// by `decoder`, by `workers` threads (at least one) in batches of about `batchBytes`.
     convenience init(
         _ input: JSONInput, at path: JSONKeyPath = .root, options: JSONParsingOptions = .init(), workers: Int,
-        batchBytes: Int = 1 << 20, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
+        batchBytes: Int = ElementBatch.defaultBytes(holdingTokens: false), decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) where Value: Decodable {
         let streams = ElementStreams(input: input, options: options, path: path, batchBytes: batchBytes, request: DecodableElements<Value>(decoder: decoder))
         self.init(streams, workers: workers, batchBytes: batchBytes)
@@ -101,7 +101,7 @@ final class ParallelJSONElements<Value> {
     /// `Value`, by `workers` threads (at least one) in batches of about `batchBytes`.
     convenience init(
         _ input: JSONInput, at path: JSONKeyPath = .root, options: JSONParsingOptions = .init(), workers: Int,
-        batchBytes: Int = 1 << 20
+        batchBytes: Int = ElementBatch.defaultBytes(holdingTokens: true)
     ) where Value: JSONDecodable {
         let streams = ElementStreams(input: input, options: options, path: path, batchBytes: batchBytes, request: JSONDecodableElements<Value>())
         self.init(streams, workers: workers, batchBytes: batchBytes)
@@ -166,8 +166,10 @@ final class ParallelJSONElements<Value> {
             case .decoded(let batch):
                 nextNumber += 1
                 batchesTaken += 1
-                if batch.skippedTooDeep {
-                    // (Decoded again on this thread, whose stack the serial stream uses.)
+                if batch.skippedTooDeep || batch.keepsDecoders {
+                    // (Decoded again on this thread, whose stack the serial stream uses; or
+                    // by a stream that holds each element's tokens while it is handed out, as
+                    // the serial stream does, for the decoders and containers kept.)
                     readSerially(from: batch.batch)
                     continue
                 }
@@ -282,6 +284,7 @@ final class ParallelJSONElements<Value> {
             let worker = WorkerSession()
             while let batch = board.nextBatch() {
                 let result = streams.decode(batch, on: board, worker: worker)
+                if worker.batchEnded() { result.keepsDecoders = true }
                 if board.isCancelled { return }
                 board.deliver(result)
             }
