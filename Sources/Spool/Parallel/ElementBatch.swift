@@ -39,13 +39,15 @@ struct ElementBatch: Hashable, Sendable {
     /// Either way a batch in flight holds about 300 KB, and the workers' batches add a
     /// megabyte or two to the serial stream's peak RSS.
     ///
-    /// Measured on the band catalog, 2 workers (peak RSS on the 100 MB catalog; callgrind on
-    /// the 10 MB one, where a batch costs about 50,000 instructions once its worker keeps its
-    /// decoding session):
-    /// - `Decodable` models (`SpoolBench codable-jobs`): 1 MiB 27 MB, 1,086.3M; 256 KiB
-    ///   23.4 MB, 1,085.7M; 64 KiB 22.6 MB, 1,094.8M; serially 22.0 MB, 1,016.8M.
+    /// Measured on the band catalog, 2 workers, one run each: peak RSS from `/usr/bin/time` on
+    /// the 100 MB catalog; callgrind on the 10 MB one, where a batch costs about 50,000
+    /// instructions once its worker keeps its decoding session (runs differ by a few tenths
+    /// of a percent, with the threads' interleaving):
+    /// - `Decodable` models (`SpoolBench codable-jobs`): 1 MiB 26.0-27.3 MiB, 1,086.3M;
+    ///   256 KiB 22.8-23.0 MiB, 1,085.7M; 64 KiB 21.9-22.2 MiB, 1,094.8M; serially 21.5 MiB,
+    ///   1,016.8M.
     /// - `Extractor` elements, which keep their tokens (`spool items --jobs 2`): 256 KiB
-    ///   29.9 MB, 844.8M; 64 KiB 23.6 MB, 841.0M; serially 22.6 MB, 778.3M.
+    ///   28.9-29.5 MiB, 844.8M; 64 KiB 23.0 MiB, 841.0M; serially 22.1 MiB, 778.3M.
     static func defaultBytes(holdingTokens: Bool) -> Int { holdingTokens ? 1 << 16 : 1 << 18 }
 
     /// The number of elements, when the batch is counted.
