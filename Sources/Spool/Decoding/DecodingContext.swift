@@ -96,7 +96,7 @@ final class DecodingContext {
     /// - Throws: ``releasedError()``.
     @inline(__always)
     func ensureStillReadable(_ index: Int) throws {
-        guard isValid(index), !tape.isReleased(index) else { throw releasedFailure() }
+        guard tape.generation == generation, tape.contains(index) else { throw releasedFailure() }
     }
 
     /// ``releasedError()``, boxed out of line (``ensure(_:)`` is inlined into the decoding
