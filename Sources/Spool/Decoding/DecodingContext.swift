@@ -87,16 +87,19 @@ final class DecodingContext {
     @inline(__always)
     func ensure(_ index: Int) throws {
         if index >= tape.end { try readOn(to: index) }
-        if tape.isReleased(index) { throw releasedFailure() }
+        // (Below the tape's base: dropped, for a decoder or container a model kept past its
+        // element and used after the stream moved on.)
+        if tape.isReleased(index) || index < tape.base { throw releasedFailure() }
     }
 
     /// Makes sure the container at `index`, whose tokens were read before, can still be read:
     /// a container a model kept past its element may be read after the stream has released
-    /// the element or moved its tape on.
+    /// the element or dropped its tokens from the tape. (Absolute indices stay valid while
+    /// the token is held, whatever the tape's generation.)
     /// - Throws: ``releasedError()``.
     @inline(__always)
     func ensureStillReadable(_ index: Int) throws {
-        guard tape.generation == generation, tape.contains(index) else { throw releasedFailure() }
+        guard tape.contains(index) else { throw releasedFailure() }
     }
 
     /// ``releasedError()``, boxed out of line (``ensure(_:)`` is inlined into the decoding
