@@ -34,13 +34,17 @@ enum Sanitizers {
 ///
 /// - XCTest's own run of no tests leaks its suite objects.
 /// - `Data(contentsOf:)` leaks the buffer of some reads (`readBytesFromFile`).
-/// - `Process.run()` leaks a weak reference's side table.
+/// - `Process.run()` leaks a weak reference's side table; the threads `Process` starts leak
+///   their run loop (`Process.setup`) and socket manager (`__CFSocketManager`) when they are
+///   still alive as the binary exits, which depends on timing.
 @_cdecl("__lsan_default_suppressions")
 func leakSanitizerSuppressions() -> UnsafePointer<CChar> {
     let suppressions: StaticString = """
         leak:libXCTest.so
         leak:FoundationEssentials17readBytesFromFile
         leak:Foundation7ProcessC3run
+        leak:Foundation7ProcessC5setup
+        leak:__CFSocketManager
         """
     return UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
 }
