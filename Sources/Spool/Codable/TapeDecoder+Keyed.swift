@@ -37,7 +37,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private static func members(of object: Int, in decoder: TapeDecoder) throws -> [(key: String, value: Int)] {
         var members: [(key: String, value: Int)] = []
         do {
-            try decoder.context.ensureStillReadable(object)
+            try decoder.context.ensure(object)
             try decoder.context.forEachChild(of: object) { keyIndex in
                 members.append((decoder.tape.text(of: decoder.tape[keyIndex]), keyIndex + 1))
             }
@@ -98,7 +98,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func member<Keys: MemberKeys>(_ wanted: WantedKey, keys: Keys) throws -> Int? {
         try Unmanaged.passUnretained(decoder.context)._withUnsafeGuaranteedRef { context in
-            try context.ensureStillReadable(object)
+            try context.ensure(object)
             return try context.member(wanted, ofObjectAt: object, keys: keys, in: &state.lookups)
         }
     }

@@ -83,23 +83,15 @@ final class DecodingContext {
 
     /// Makes sure the token at `index` is on the tape, reading on if the document is still
     /// arriving.
-    /// - Throws: the reader's ``ParseError`` or ``InputError`` when the input fails first.
+    /// - Throws: the reader's ``ParseError`` or ``InputError`` when the input fails first;
+    ///   ``releasedError()`` for a token the stream released or dropped (a keyed container's
+    ///   lookups check their object's start token this way).
     @inline(__always)
     func ensure(_ index: Int) throws {
         if index >= tape.end { try readOn(to: index) }
         // (Below the tape's base: dropped, for a decoder or container a model kept past its
         // element and used after the stream moved on.)
         if tape.isReleased(index) || index < tape.base { throw releasedFailure() }
-    }
-
-    /// Makes sure the container at `index`, whose tokens were read before, can still be read:
-    /// a container a model kept past its element may be read after the stream has released
-    /// the element or dropped its tokens from the tape. (Absolute indices stay valid while
-    /// the token is held, whatever the tape's generation.)
-    /// - Throws: ``releasedError()``.
-    @inline(__always)
-    func ensureStillReadable(_ index: Int) throws {
-        guard tape.contains(index) else { throw releasedFailure() }
     }
 
     /// ``releasedError()``, boxed out of line (``ensure(_:)`` is inlined into the decoding

@@ -37,12 +37,8 @@ struct DecodableElements<Value: Decodable>: ElementRequest {
     func elements(
         on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
     ) -> JSONElements<Value> {
-        do {
-            let session = try worker?.session(for: configuration) ?? DecodingSession(configuration)
-            return JSONElements(.elements(of: Value.self, at: path, in: session, onError: policy, in: stream.core))
-        } catch {
-            return JSONElements(StreamRequest<Value>(core: stream.core, refusing: error))
-        }
+        JSONElements(
+            .elements(of: Value.self, at: path, configuration: configuration, worker: worker, onError: policy, in: stream.core))
     }
 }
 
@@ -75,12 +71,7 @@ struct DecodableMembers<Member: Decodable>: ElementRequest {
     func elements(
         on stream: JSONStream, at path: JSONKeyPath, onError policy: ElementErrorPolicy, worker: WorkerSession?
     ) -> JSONElements<Value> {
-        do {
-            let session = try worker?.session(for: configuration) ?? DecodingSession(configuration)
-            return JSONElements(.members(of: Member.self, at: path, in: session, in: stream.core))
-        } catch {
-            return JSONElements(StreamRequest<Value>(core: stream.core, refusing: error))
-        }
+        JSONElements(.members(of: Member.self, at: path, configuration: configuration, worker: worker, in: stream.core))
     }
 }
 

@@ -54,7 +54,7 @@ public final class AsyncJSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop
     ) -> AsyncJSONElements<T> {
-        AsyncJSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core), of: self)
+        AsyncJSONElements(.elements(of: type, at: path, configuration: decoder.configuration, onError: policy, in: core), of: self)
     }
 
     /// The members of the object at `path`, each value decoded as `T` (see ``JSONStream/members(of:at:parallelism:)``).
@@ -69,7 +69,7 @@ public final class AsyncJSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> AsyncJSONMembers<T> {
-        AsyncJSONMembers(.members(of: type, at: path, decoder: decoder, in: core), of: self)
+        AsyncJSONMembers(.members(of: type, at: path, configuration: decoder.configuration, in: core), of: self)
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see

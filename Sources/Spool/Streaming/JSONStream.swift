@@ -198,7 +198,7 @@ public final class JSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop, parallelism: Parallelism = .serial
     ) -> JSONElements<T> {
-        let request: StreamRequest<T> = .elements(of: type, at: path, decoder: decoder, onError: policy, in: core)
+        let request: StreamRequest<T> = .elements(of: type, at: path, configuration: decoder.configuration, onError: policy, in: core)
         let threads = parallelRequest(request, at: path, policy: policy, parallelism, DecodableElements<T>(decoder: decoder))
         return JSONElements(request, parallel: threads)
     }
@@ -237,7 +237,7 @@ public final class JSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         parallelism: Parallelism = .serial
     ) -> JSONMembers<T> {
-        let request: StreamRequest<(key: String, value: T)> = .members(of: type, at: path, decoder: decoder, in: core)
+        let request: StreamRequest<(key: String, value: T)> = .members(of: type, at: path, configuration: decoder.configuration, in: core)
         let threads = parallelRequest(request, at: path, policy: .stop, parallelism, DecodableMembers<T>(decoder: decoder))
         return JSONMembers(request, parallel: threads)
     }

@@ -114,7 +114,7 @@ public final class PushJSONStream {
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         onError policy: ElementErrorPolicy = .stop
     ) -> JSONElements<T> {
-        JSONElements(.elements(of: type, at: path, decoder: decoder, onError: policy, in: core))
+        JSONElements(.elements(of: type, at: path, configuration: decoder.configuration, onError: policy, in: core))
     }
 
     /// The members of the object at `path`, each value decoded as the `Decodable` `T` by `decoder`.
@@ -122,7 +122,7 @@ public final class PushJSONStream {
     public func members<T: Decodable>(
         of type: T.Type, at path: JSONKeyPath = .root, decoder: StreamingJSONDecoder = StreamingJSONDecoder()
     ) -> JSONMembers<T> {
-        JSONMembers(.members(of: type, at: path, decoder: decoder, in: core))
+        JSONMembers(.members(of: type, at: path, configuration: decoder.configuration, in: core))
     }
 
     /// The number of elements of the array, or members of the object, at `path` (see

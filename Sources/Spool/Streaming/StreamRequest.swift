@@ -69,25 +69,16 @@ extension StreamRequest {
         StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type))
     }
 
-    /// The elements of the array at `path`, each decoded as the `Decodable` `T` by `decoder`
-    /// (a session of its own, with the strategies `decoder` has now).
+    /// The elements of the array at `path`, each decoded as the `Decodable` `T` with the
+    /// strategies `configuration` gives (a decoder's when it was asked), in `worker`'s session
+    /// or a new one.
     static func elements<T: Decodable>(
-        of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, onError policy: ElementErrorPolicy,
-        in core: StreamCore
+        of type: T.Type, at path: JSONKeyPath, configuration: StreamingJSONDecoder.Configuration,
+        worker: WorkerSession? = nil, onError policy: ElementErrorPolicy, in core: StreamCore
     ) -> StreamRequest<T> {
-        do {
-            return .elements(of: type, at: path, in: try DecodingSession(decoder.configuration), onError: policy, in: core)
-        } catch {
-            return StreamRequest<T>(core: core, refusing: error)
+        inSession(for: configuration, of: worker, in: core) { session in
+            StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type, in: session))
         }
-    }
-
-    /// The elements of the array at `path`, each decoded as the `Decodable` `T` in `session`.
-    static func elements<T: Decodable>(
-        of type: T.Type, at path: JSONKeyPath, in session: DecodingSession, onError policy: ElementErrorPolicy,
-        in core: StreamCore
-    ) -> StreamRequest<T> {
-        StreamRequest<T>(core: core, request: .elements, path: path, policy: policy, decode: core.decoder(type, in: session))
     }
 
     /// The members of the object at `path`, each value decoded as the ``JSONDecodable`` `T`.
@@ -97,24 +88,29 @@ extension StreamRequest {
         .members(at: path, in: core, decode: core.decoder(type))
     }
 
-    /// The members of the object at `path`, each value decoded as the `Decodable` `T` by
-    /// `decoder` (a session of its own, with the strategies `decoder` has now).
+    /// The members of the object at `path`, each value decoded as the `Decodable` `T` with the
+    /// strategies `configuration` gives, in `worker`'s session or a new one.
     static func members<T: Decodable>(
-        of type: T.Type, at path: JSONKeyPath, decoder: StreamingJSONDecoder, in core: StreamCore
+        of type: T.Type, at path: JSONKeyPath, configuration: StreamingJSONDecoder.Configuration,
+        worker: WorkerSession? = nil, in core: StreamCore
     ) -> StreamRequest<(key: String, value: T)> {
-        do {
-            return .members(of: type, at: path, in: try DecodingSession(decoder.configuration), in: core)
-        } catch {
-            return StreamRequest<(key: String, value: T)>(core: core, refusing: error)
+        inSession(for: configuration, of: worker, in: core) { session in
+            .members(at: path, in: core, decode: core.decoder(type, in: session))
         }
     }
 
-    /// The members of the object at `path`, each value decoded as the `Decodable` `T` in
-    /// `session`.
-    static func members<T: Decodable>(
-        of type: T.Type, at path: JSONKeyPath, in session: DecodingSession, in core: StreamCore
-    ) -> StreamRequest<(key: String, value: T)> {
-        .members(at: path, in: core, decode: core.decoder(type, in: session))
+    /// The request `make` gives in `worker`'s session for `configuration`, or in a new one; a
+    /// request refused for the reason when no session can be made (a `.pattern` date strategy
+    /// Spool cannot read).
+    private static func inSession<V>(
+        for configuration: StreamingJSONDecoder.Configuration, of worker: WorkerSession?, in core: StreamCore,
+        _ make: (DecodingSession) -> StreamRequest<V>
+    ) -> StreamRequest<V> {
+        do {
+            return make(try worker?.session(for: configuration) ?? DecodingSession(configuration))
+        } catch {
+            return StreamRequest<V>(core: core, refusing: error)
+        }
     }
 
     /// Members: each value with its key (the last component of its path); a value that does not
