@@ -14,6 +14,9 @@ worker count (--jobs; default 1, 2 and os.cpu_count() if larger): the Codable st
 `spool items objects` (without and with `--jobs N`, output to /dev/null). It prints the median
 wall time, min-max, the median per-round ratio this / today's, the median CPU (user + system)
 and the peak RSS; with --callgrind, instructions per band of the 10 MB catalog (all threads).
+Before and after, it prints the cross-core round trip of a cache line (`SpoolBench
+cross-core`): on a shared VM it changes with the host's placement of the vCPUs, and so
+does every ratio of threads against one thread.
 
 Catalogs are generated deterministically into Benchmarks/data/ (kept out of git).
 """
@@ -250,16 +253,29 @@ def parallel_contenders(bench, spool, jobs):
     """--parallel's contenders: (name, today's contender it is compared with, command(FILE)).
     Each group starts with today's serial stream; `codable-jobs 1` and `stream-jobs 1` ask for
     `.serial` through the parallel API (and call finish()), `spool items --jobs 1` is `spool
-    items`, so it is left out."""
+    items`, so it is left out. `codable-counts N` is `codable-jobs N` with each band dropped on
+    the worker that decoded it: the gap between the two is what handing the models to the
+    consumer's thread costs (its cache lines, and frees into the workers' malloc arenas)."""
     items = [spool, "items", "--no-progress"]
     contenders = []
     for today, parallel in (("codable-stream", "codable-jobs"), ("stream", "stream-jobs")):
         contenders.append((today, today, lambda f, m=today: [bench, m, f]))
         contenders += [(f"{parallel} {n}", today, lambda f, m=parallel, n=n: [bench, m, f, str(n)]) for n in jobs]
+        if parallel == "codable-jobs":
+            contenders += [(f"codable-counts {n}", today, lambda f, n=n: [bench, "codable-counts", f, str(n)])
+                           for n in jobs if n > 1]
     contenders.append(("spool items objects", "spool items objects", lambda f: items + ["objects", f]))
     contenders += [(f"spool items --jobs {n} objects", "spool items objects",
                     lambda f, n=n: items + ["--jobs", str(n), "objects", f]) for n in jobs if n > 1]
     return contenders
+
+
+def cross_core(bench):
+    """The median of 5 measurements of a cache line's round trip between CPUs 0 and 1."""
+    if (os.cpu_count() or 1) < 2:
+        return "n/a (one CPU)"
+    trips = [reported(measure([bench, "cross-core", "1000000"])[2], "cross-core-ns") for _ in range(5)]
+    return f"{statistics.median(trips):.0f} ns (min {min(trips):.0f}, max {max(trips):.0f})"
 
 
 def parallel_benchmarks(args, bench):
@@ -269,6 +285,9 @@ def parallel_benchmarks(args, bench):
     spool = binary(ROOT, "spool")
     jobs = args.jobs or sorted({1, 2, os.cpu_count() or 1})
     contenders = parallel_contenders(bench, spool, jobs)
+    # What moving a cache line between cores costs now: on a shared VM it changes with where
+    # the host places the vCPUs, and the threads' speed-up with it (CrossCoreBench.swift).
+    print(f"cross-core round trip before: {cross_core(bench)}")
     for size in args.sizes:
         path = catalog(size)
         wall = {name: [] for name, *_ in contenders}
@@ -300,6 +319,7 @@ def parallel_benchmarks(args, bench):
                   f" | {statistics.median(ratios[name]):.2f}x | {statistics.median(cpu[name]):.3f} s"
                   f" | {rss[name]:.1f} MiB |")
         sys.stdout.flush()
+    print(f"\ncross-core round trip after: {cross_core(bench)}")
 
     if args.callgrind:
         # Instructions of the whole process, all threads counted, over the bands it decodes.

@@ -47,6 +47,11 @@ import Darwin
 ///   `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
 /// - `codable-parallel FILE WORKERS [BATCH-BYTES]`: the `codable-stream` bands decoded by the
 ///   parallel elements engine on WORKERS threads, in batches of BATCH-BYTES (default 1 MiB).
+/// - `codable-counts FILE WORKERS`: `codable-jobs` with each band dropped on the thread that
+///   decoded it and only its member count handed on; WORKERS 0 is today's two-thread stream,
+///   -1 the stream on one thread (CodableBench.swift).
+/// - `cross-core ROUND-TRIPS`: nanoseconds per cache-line round trip between CPUs 0 and 1
+///   (CrossCoreBench.swift), which bench.py --parallel prints beside its times.
 /// - `codable-jobs FILE WORKERS`: the `codable-stream` bands through the public API,
 ///   `elements(of:at:decoder:parallelism:)` with `.workers(WORKERS)` (1: `.serial`), then
 ///   `finish()`, which reads the input after the array (CodableBench.swift).
@@ -86,7 +91,8 @@ guard arguments.count >= 3 else {
         + "       spool-bench numbers COUNT\n"
         + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
         + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]\n"
-        + "       spool-bench codable-jobs|stream-jobs FILE WORKERS", code: 64)
+        + "       spool-bench codable-jobs|stream-jobs|codable-counts FILE WORKERS\n"
+        + "       spool-bench cross-core ROUND-TRIPS", code: 64)
 }
 let mode = arguments[1]
 let path = arguments[2]
@@ -180,6 +186,17 @@ case "codable-jobs":
     } catch {
         fail("\(mode): \(error)", code: 1)
     }
+case "codable-counts":
+    // codable-counts FILE WORKERS: codable-jobs, each band dropped where it was decoded.
+    guard CommandLine.arguments.count > 3, let workers = Int(CommandLine.arguments[3]), workers >= -1 else {
+        fail("usage: spool-bench codable-counts FILE WORKERS", code: 64)
+    }
+    do {
+        let (bands, members) = try countCatalogWithJobs(path: path, workers: workers)
+        print("bands \(bands) members \(members)")
+    } catch {
+        fail("\(mode): \(error)", code: 1)
+    }
 case "jsonserialization":
     do {
         let catalog = try ManualExtraction.catalog(Data(contentsOf: URL(fileURLWithPath: path)))
@@ -222,6 +239,10 @@ case "corpus-foundation", "corpus-spool", "corpus-read", "corpus-check":
     runCorpusMode(mode, Array(arguments.dropFirst(2)))
 case "fallback-foundation", "fallback-codable", "fallback-operators":
     runFallbackMode(mode, Array(arguments.dropFirst(2)))
+case "cross-core":
+    // cross-core ROUND-TRIPS: nanoseconds per cache-line round trip between CPUs 0 and 1.
+    guard let trips = Int(path), trips > 0 else { fail("usage: spool-bench cross-core ROUND-TRIPS", code: 64) }
+    print("cross-core-ns \(String(format: "%.1f", crossCoreRoundTrip(trips)))")
 case "scan-simd", "scan-scalar", "scan-read":
     runScanMode(mode, Array(arguments.dropFirst(2)))
 default:
