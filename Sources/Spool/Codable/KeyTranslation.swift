@@ -15,11 +15,18 @@ import Darwin
 /// arena of chunks that never move, so a converted key is read in place as long as the
 /// session lives. Under `.convertFromSnakeCase`, a key without an underscore is its own
 /// conversion and is not even looked up.
+///
+/// The table is bounded: a stream whose objects keep bringing new keys (a dictionary keyed
+/// by ids, say, which key strategies convert too, as in `JSONDecoder`) would otherwise grow
+/// it with the input. Past ``maximumKeys`` keys or ``maximumBytes`` bytes of them, it starts
+/// again empty, and the keys met after that are converted again. No converted key is held
+/// across a conversion: each lookup compares it and lets it go.
 final class KeyTranslation {
     enum Rule {
         case snakeCase
         /// The strategy's function, called once per distinct key with the coding path where
-        /// the key is first met (see ``StreamingJSONDecoder/KeyDecodingStrategy/custom(_:)``).
+        /// the key is first met (see ``StreamingJSONDecoder/KeyDecodingStrategy/custom(_:)``),
+        /// and again after the table has started again.
         case custom(@Sendable ([any CodingKey]) -> any CodingKey)
     }
 
@@ -54,6 +61,19 @@ final class KeyTranslation {
     private var chunkFree = 0
     private var chunkNext: UnsafeMutableRawPointer?
     private static let chunkSize = 16 * 1024
+    /// Bytes of keys in the arena (raw and converted).
+    private var storedBytes = 0
+
+    /// The most keys kept before the table starts again: far more than the distinct keys of
+    /// any model's objects (twitter.json has 75).
+    static let maximumKeys = 4096
+    /// The most bytes of keys kept before the table starts again.
+    static let maximumBytes = 1 << 20
+
+    /// The keys converted and kept (for tests).
+    var keptKeys: Int { used }
+    /// The bytes of the keys kept, as written and converted (for tests).
+    var keptBytes: Int { storedBytes }
 
     init(_ rule: Rule) {
         self.rule = rule
@@ -119,6 +139,7 @@ final class KeyTranslation {
 
     @inline(never)
     private func learn(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UnsafeBufferPointer<UInt8> {
+        if used >= Self.maximumKeys || storedBytes >= Self.maximumBytes { forgetAll() }
         let key = String(decoding: raw, as: UTF8.self)
         var converted: String
         switch rule {
@@ -154,6 +175,18 @@ final class KeyTranslation {
         old.deallocate()
     }
 
+    /// Empties the table and frees the arena's chunks. (Safe between conversions: no
+    /// converted key is held across one.)
+    private func forgetAll() {
+        (entries + 0).update(repeating: Entry(), count: capacity)
+        used = 0
+        for chunk in chunks { chunk.deallocate() }
+        chunks.removeAll(keepingCapacity: true)
+        chunkNext = nil
+        chunkFree = 0
+        storedBytes = 0
+    }
+
     /// A copy of `bytes` in the arena.
     private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -168,6 +201,7 @@ final class KeyTranslation {
         target.copyMemory(from: source, byteCount: bytes.count)
         chunkNext = target + bytes.count
         chunkFree &-= bytes.count
+        storedBytes &+= bytes.count
         return UnsafeBufferPointer(start: target.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 }

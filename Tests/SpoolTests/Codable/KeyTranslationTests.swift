@@ -1,5 +1,5 @@
 import Foundation
-import Spool
+@testable import Spool
 import Synchronization
 import Testing
 
@@ -166,5 +166,57 @@ struct CanonicalKeyTests {
     @Test func containsAgrees() throws {
         #expect(try StreamingJSONDecoder().decode(Probe.self, from: .string(#"{"cafe\u0301": 2}"#)).contains)
         #expect(try !StreamingJSONDecoder().decode(Probe.self, from: .string(#"{"cafe": 2}"#)).contains)
+    }
+
+    /// The table of conversions is bounded: a stream whose objects keep bringing new keys
+    /// must not grow it with the input (found in review; the table had no limit).
+    @Test func theTableOfConversionsStaysBounded() {
+        let translation = KeyTranslation(.snakeCase)
+        func converted(_ key: String) -> String {
+            var key = key
+            return key.withUTF8 { String(decoding: translation.converted($0), as: UTF8.self) }
+        }
+        var mostKeys = 0
+        for id in 0..<10_000 {
+            #expect(converted("user_\(id)") == "user\(id)")
+            mostKeys = max(mostKeys, translation.keptKeys)
+        }
+        #expect(mostKeys == KeyTranslation.maximumKeys)
+        #expect(translation.keptKeys < KeyTranslation.maximumKeys)
+        // Keys met before the table started again still convert.
+        #expect(converted("user_5") == "user5" && converted("user_9999") == "user9999")
+
+        // Long keys: bounded by their bytes first.
+        let long = String(repeating: "a_b", count: 200)
+        var mostBytes = 0
+        for id in 0..<5_000 {
+            #expect(converted("\(long)_\(id)") == "\(String(repeating: "aB", count: 200))\(id)")
+            mostBytes = max(mostBytes, translation.keptBytes)
+        }
+        #expect(mostBytes < KeyTranslation.maximumBytes + 2 * (long.utf8.count + 8))
+        #expect(mostBytes >= KeyTranslation.maximumBytes)
+    }
+
+    /// Past the table's limit, keys convert as before. Every key an object's lookups pass is
+    /// converted, those the model does not ask for too (here, all of them: `missing` is never
+    /// found), so objects with keys of their own fill the table.
+    @Test func aStreamOfNewKeysDecodesAsJSONDecoderDoes() throws {
+        struct Row: Decodable, Equatable {
+            let id: Int
+            let lastNote: String
+            let missing: Int?
+        }
+        let json = "[" + (0..<6_000).map { #"{"extra_\#($0)": 1, "id": \#($0), "more_\#($0)_x": [], "last_note": "n\#($0)"}"# }
+            .joined(separator: ",") + "]"
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let expected = try foundation.decode([Row].self, from: Data(json.utf8))
+        #expect(expected[5_999] == Row(id: 5_999, lastNote: "n5999", missing: nil))
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode([Row].self, from: Data(json.utf8)) == expected)
+        var streamed: [Row] = []
+        try JSONStream(.string(json)).elements(of: Row.self, decoder: decoder).forEach { streamed.append($0) }
+        #expect(streamed == expected)
     }
 }
