@@ -6,6 +6,11 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define CYAJL_HAS_AVX512_PATH 1
+#endif
 
 /// `yajl_config` is variadic, and Swift cannot call C variadic functions.
 /// Every yajl 2.1 parser option takes a single `int` flag, so this fixed-arity
@@ -22,14 +27,15 @@ static inline uintptr_t cyajl_frame_address(void) {
     return (uintptr_t)__builtin_frame_address(0);
 }
 
-/// The quotes, backslashes and structural bytes (`[`, `]`, `{`, `}`, `,`) of a 64-byte block,
-/// one bit per byte (bit i for byte i), for Spool's element pre-scan (`BlockMasks`). Swift
+/// The quotes, backslashes, brackets (`[`, `]`, `{`, `}`) and commas of a 64-byte block, one
+/// bit per byte (bit i for byte i), for Spool's element pre-scan (`BlockMasks`). Swift
 /// has no movemask: its own SIMD comparisons take about 50 instructions a mask to become bits,
 /// SSE2's `pmovmskb` one. Only where SSE2 is (every x86-64); elsewhere Spool's Swift masks.
 typedef struct {
     uint64_t quote;
     uint64_t backslash;
-    uint64_t structural;
+    uint64_t bracket;
+    uint64_t comma;
 } cyajl_block_masks;
 
 #if defined(__SSE2__)
@@ -40,17 +46,47 @@ static inline cyajl_block_masks cyajl_scan_block(const void *block) {
     const __m128i open = _mm_set1_epi8('{');
     const __m128i close = _mm_set1_epi8('}');
     const __m128i fold = _mm_set1_epi8(0x20); /* `[` and `]` with 0x20 set are `{` and `}` */
-    cyajl_block_masks masks = {0, 0, 0};
+    cyajl_block_masks masks = {0, 0, 0, 0};
     for (int part = 0; part < 4; part++) {
         const __m128i bytes = _mm_loadu_si128((const __m128i *)((const char *)block + 16 * part));
         const __m128i folded = _mm_or_si128(bytes, fold);
-        const __m128i structural = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)), _mm_cmpeq_epi8(bytes, comma));
+        const __m128i bracket = _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close));
         const int shift = 16 * part;
         masks.quote |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, quote)) << shift;
         masks.backslash |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, backslash)) << shift;
-        masks.structural |= (uint64_t)(uint16_t)_mm_movemask_epi8(structural) << shift;
+        masks.bracket |= (uint64_t)(uint16_t)_mm_movemask_epi8(bracket) << shift;
+        masks.comma |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, comma)) << shift;
     }
+    return masks;
+}
+#endif
+
+#if defined(CYAJL_HAS_AVX512_PATH)
+/// Whether this CPU and its operating system run AVX-512BW: CPUID leaf 7's AVX512F and
+/// AVX512BW bits, and XCR0 saving the opmask and ZMM registers (bits 5-7) with SSE and AVX
+/// state (bits 1-2). Read once by Spool (`VectorBlockMasks`).
+static inline int cyajl_has_avx512bw(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27))) return 0; /* OSXSAVE */
+    unsigned int xcr0_low, xcr0_high;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 0xE6) != 0xE6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 16)) && (ebx & (1u << 30)); /* AVX512F, AVX512BW */
+}
+
+/// `cyajl_scan_block` with AVX-512BW: each comparison of the 64 bytes gives its mask
+/// directly, about 15 instructions a block where SSE2 takes about 60. Only where
+/// `cyajl_has_avx512bw()` says so: the build itself targets plain x86-64.
+__attribute__((target("avx512f,avx512bw")))
+static inline cyajl_block_masks cyajl_scan_block_avx512(const void *block) {
+    const __m512i bytes = _mm512_loadu_si512(block);
+    const __m512i folded = _mm512_or_si512(bytes, _mm512_set1_epi8(0x20));
+    cyajl_block_masks masks;
+    masks.quote = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('"'));
+    masks.backslash = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8('\\'));
+    masks.bracket = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('{')) | _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8('}'));
+    masks.comma = _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(','));
     return masks;
 }
 #endif

@@ -1,9 +1,10 @@
 /// The bytes of a 64-byte block that the scanner looks at, one bit per byte (bit i for byte i):
-/// quotes, backslashes, and brackets and commas.
+/// quotes, backslashes, brackets and commas.
 ///
-/// On x86-64 they come from the C shim's SSE2 code (``VectorBlockMasks``), whose `pmovmskb`
-/// turns a comparison into bits in one instruction: about 45 instructions a block, where the
-/// Swift way below took 199 (callgrind, the 10 MB catalog's scan: 48.6M -> 24M instructions).
+/// On x86-64 they come from the C shim (``VectorBlockMasks``): with AVX-512BW where the CPU
+/// has it, each 64-byte comparison giving its bits at once; else SSE2, whose `pmovmskb` turns
+/// a comparison into bits in one instruction: about 45 instructions a block, where the Swift
+/// way below took 199 (callgrind, the 10 MB catalog's scan: 48.6M -> 24M instructions).
 /// Elsewhere, and for the tests that hold the two against each other, the Swift way:
 /// four `SIMD16<UInt8>` comparisons each. Swift has no movemask, and
 /// compiles for plain x86-64 (SSE2) unless told otherwise, so the bits are gathered by hand:
@@ -14,25 +15,30 @@
 struct BlockMasks {
     var quote: UInt64
     var backslash: UInt64
-    /// `[`, `]`, `{`, `}` and `,`.
-    var structural: UInt64
+    /// `[`, `]`, `{` and `}`.
+    var bracket: UInt64
+    /// `,`: kept apart from the brackets, since the scanner looks at a comma only at the
+    /// array's own level, and most of them are inside its elements.
+    var comma: UInt64
 
-    /// The masks of the 64 bytes at `bytes`.
+    /// The masks of the 64 bytes at `bytes`, by the C shim's `path` where the build has it
+    /// (read ``VectorBlockMasks/fastest`` once, outside the loop), else by Swift alone.
     @inline(__always)
-    init(_ bytes: UnsafeRawPointer) {
+    init(_ bytes: UnsafeRawPointer, path: VectorBlockMasks.Path = VectorBlockMasks.fastest) {
         if VectorBlockMasks.isAvailable {
-            let masks = VectorBlockMasks.masks(at: bytes)
-            self.init(quote: masks.quote, backslash: masks.backslash, structural: masks.structural)
+            let masks = VectorBlockMasks.masks(at: bytes, path: path)
+            self.init(quote: masks.quote, backslash: masks.backslash, bracket: masks.bracket, comma: masks.comma)
         } else {
             self.init(portable: bytes)
         }
     }
 
     @inline(__always)
-    private init(quote: UInt64, backslash: UInt64, structural: UInt64) {
+    private init(quote: UInt64, backslash: UInt64, bracket: UInt64, comma: UInt64) {
         self.quote = quote
         self.backslash = backslash
-        self.structural = structural
+        self.bracket = bracket
+        self.comma = comma
     }
 
     /// The masks of the 64 bytes at `bytes`, from Swift's SIMD types alone.
@@ -43,7 +49,8 @@ struct BlockMasks {
         let v2 = bytes.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
         let v3 = bytes.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
         quote = Self.bits(Self.quotes(v0), Self.quotes(v1), Self.quotes(v2), Self.quotes(v3))
-        structural = Self.bits(Self.structural(v0), Self.structural(v1), Self.structural(v2), Self.structural(v3))
+        bracket = Self.bits(Self.brackets(v0), Self.brackets(v1), Self.brackets(v2), Self.brackets(v3))
+        comma = Self.bits(Self.commas(v0), Self.commas(v1), Self.commas(v2), Self.commas(v3))
         // Backslashes are rare outside some strings: gathered only when the block has one.
         let b0 = Self.backslashes(v0)
         let b1 = Self.backslashes(v1)
@@ -68,10 +75,14 @@ struct BlockMasks {
 
     /// `[` and `{` are 0x5B and 0x7B, `]` and `}` 0x5D and 0x7D: with 0x20 set, two values.
     @inline(__always)
-    static func structural(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+    static func brackets(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         let folded = v | SIMD16(repeating: 0x20)
         return (folded .== SIMD16(repeating: UInt8(ascii: "{"))) .| (folded .== SIMD16(repeating: UInt8(ascii: "}")))
-            .| (v .== SIMD16(repeating: UInt8(ascii: ",")))
+    }
+
+    @inline(__always)
+    static func commas(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        v .== SIMD16(repeating: UInt8(ascii: ","))
     }
 
     /// The two 64-bit halves of a 16-byte vector (a reinterpretation: no lanes move).

@@ -260,15 +260,23 @@ struct ElementScannerTests {
         for _ in 0..<500 {
             let bytes = (0..<64).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let masks = bytes.withUnsafeBytes { BlockMasks($0.baseAddress!) }
-            // The C shim's SSE2 masks, where the build has them, and Swift's own agree.
+            // The C shim's masks, by each path this CPU runs (SSE2 always, AVX-512BW where
+            // the CPU has it), and Swift's own agree.
             let portable = bytes.withUnsafeBytes { BlockMasks(portable: $0.baseAddress!) }
-            #expect(masks.quote == portable.quote && masks.backslash == portable.backslash && masks.structural == portable.structural)
+            var paths: [VectorBlockMasks.Path] = [.sse2]
+            if VectorBlockMasks.fastest == .avx512 { paths.append(.avx512) }
+            for path in paths {
+                let vector = bytes.withUnsafeBytes { BlockMasks($0.baseAddress!, path: path) }
+                #expect(vector.quote == portable.quote && vector.backslash == portable.backslash)
+                #expect(vector.bracket == portable.bracket && vector.comma == portable.comma)
+            }
             func mask(_ matches: (UInt8) -> Bool) -> UInt64 {
                 bytes.enumerated().reduce(0) { $0 | (matches($1.element) ? 1 << UInt64($1.offset) : 0) }
             }
             #expect(masks.quote == mask { $0 == UInt8(ascii: "\"") })
             #expect(masks.backslash == mask { $0 == UInt8(ascii: "\\") })
-            #expect(masks.structural == mask { Array("[]{},".utf8).contains($0) })
+            #expect(masks.bracket == mask { Array("[]{}".utf8).contains($0) })
+            #expect(masks.comma == mask { $0 == UInt8(ascii: ",") })
             // The escaped bytes, against a byte-by-byte count of backslash runs.
             var carry: UInt64 = random.next() % 2
             var expected: UInt64 = 0
