@@ -36,13 +36,17 @@ final class DecodingSession: @unchecked Sendable {
     @exclusivity(unchecked) var reusableContainers = ReusableContainers()
 
     /// Runs `body`, one decode (or one streamed element), then parks the containers kept for
-    /// reuse, which hold its decoder meanwhile.
+    /// reuse, which hold its decoder meanwhile, and lets the key conversions go if there are
+    /// too many to keep (``KeyTranslation/endDecode()``).
     @inline(__always)
     func decode<T>(_ body: () throws -> T) rethrows -> T {
         reusableContainers.decodes &+= 1
         defer {
             reusableContainers.decodes &-= 1
-            if reusableContainers.decodes == 0 { reusableContainers.endDecode() }
+            if reusableContainers.decodes == 0 {
+                reusableContainers.endDecode()
+                keyTranslation?._withUnsafeGuaranteedRef { $0.endDecode() }
+            }
         }
         return try body()
     }

@@ -16,11 +16,16 @@ import Darwin
 /// session lives. Under `.convertFromSnakeCase`, a key without an underscore is its own
 /// conversion and is not even looked up.
 ///
-/// The table is bounded: a stream whose objects keep bringing new keys (a dictionary keyed
-/// by ids, say, which key strategies convert too, as in `JSONDecoder`) would otherwise grow
-/// it with the input. Past ``maximumKeys`` keys or ``maximumBytes`` bytes of them, it starts
-/// again empty, and the keys met after that are converted again. No converted key is held
-/// across a conversion: each lookup compares it and lets it go.
+/// The table is bounded: a stream whose objects keep bringing new keys (keys that hold ids,
+/// or keys a model passes over looking for one that is absent: every key a lookup passes is
+/// converted) would otherwise grow it with the input. At the end of a decode or streamed
+/// element that leaves it past ``maximumKeys`` keys or ``maximumBytes`` bytes of arena, it
+/// starts again empty (``endDecode()``), and later keys are converted again. Never within
+/// one: the notes a lookup keeps of an object's keys (``DecodingContext/KeysPassed``) must
+/// find each key converted alike, which a path-dependent custom strategy would not do once
+/// the table forgot its first answer. (So an element with more distinct keys than the limit
+/// keeps them all until it ends; a stream whose every element holds that many has them
+/// converted once per element, as `JSONDecoder` converts every key.)
 final class KeyTranslation {
     enum Rule {
         case snakeCase
@@ -61,18 +66,18 @@ final class KeyTranslation {
     private var chunkFree = 0
     private var chunkNext: UnsafeMutableRawPointer?
     private static let chunkSize = 16 * 1024
-    /// Bytes of keys in the arena (raw and converted).
+    /// Bytes of the arena's chunks.
     private var storedBytes = 0
 
-    /// The most keys kept before the table starts again: far more than the distinct keys of
-    /// any model's objects (twitter.json has 75).
+    /// The most keys kept from one decode or element to the next: far more than the distinct
+    /// keys of any model's objects (twitter.json has 75).
     static let maximumKeys = 4096
-    /// The most bytes of keys kept before the table starts again.
+    /// The most bytes of arena kept from one decode or element to the next.
     static let maximumBytes = 1 << 20
 
     /// The keys converted and kept (for tests).
     var keptKeys: Int { used }
-    /// The bytes of the keys kept, as written and converted (for tests).
+    /// The bytes of the arena's chunks (for tests).
     var keptBytes: Int { storedBytes }
 
     init(_ rule: Rule) {
@@ -139,7 +144,6 @@ final class KeyTranslation {
 
     @inline(never)
     private func learn(_ raw: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UnsafeBufferPointer<UInt8> {
-        if used >= Self.maximumKeys || storedBytes >= Self.maximumBytes { forgetAll() }
         let key = String(decoding: raw, as: UTF8.self)
         var converted: String
         switch rule {
@@ -175,8 +179,16 @@ final class KeyTranslation {
         old.deallocate()
     }
 
-    /// Empties the table and frees the arena's chunks. (Safe between conversions: no
-    /// converted key is held across one.)
+    /// At the end of a decode or streamed element (the outermost, ``DecodingSession/decode(_:)``):
+    /// empties the table when it holds more than ``maximumKeys`` keys or ``maximumBytes`` of
+    /// arena.
+    @inline(__always)
+    func endDecode() {
+        if used > Self.maximumKeys || storedBytes > Self.maximumBytes { forgetAll() }
+    }
+
+    /// Empties the table and frees the arena's chunks. (Between decodes: no converted key is
+    /// held past the lookup that asked for it.)
     private func forgetAll() {
         (entries + 0).update(repeating: Entry(), count: capacity)
         used = 0
@@ -194,6 +206,7 @@ final class KeyTranslation {
             let size = max(Self.chunkSize, bytes.count)
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
             chunks.append(chunk)
+            storedBytes &+= size
             chunkNext = chunk
             chunkFree = size
         }
@@ -201,7 +214,6 @@ final class KeyTranslation {
         target.copyMemory(from: source, byteCount: bytes.count)
         chunkNext = target + bytes.count
         chunkFree &-= bytes.count
-        storedBytes &+= bytes.count
         return UnsafeBufferPointer(start: target.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 }

@@ -169,32 +169,51 @@ struct CanonicalKeyTests {
     }
 
     /// The table of conversions is bounded: a stream whose objects keep bringing new keys
-    /// must not grow it with the input (found in review; the table had no limit).
+    /// must not grow it with the input (found in review; the table had no limit). It is
+    /// emptied between elements, once past its limit, never within one.
     @Test func theTableOfConversionsStaysBounded() {
         let translation = KeyTranslation(.snakeCase)
         func converted(_ key: String) -> String {
             var key = key
             return key.withUTF8 { String(decoding: translation.converted($0), as: UTF8.self) }
         }
+        // One new key per element.
         var mostKeys = 0
         for id in 0..<10_000 {
             #expect(converted("user_\(id)") == "user\(id)")
             mostKeys = max(mostKeys, translation.keptKeys)
+            translation.endDecode()
         }
-        #expect(mostKeys == KeyTranslation.maximumKeys)
-        #expect(translation.keptKeys < KeyTranslation.maximumKeys)
+        #expect(mostKeys == KeyTranslation.maximumKeys + 1)
+        #expect(translation.keptKeys <= KeyTranslation.maximumKeys)
         // Keys met before the table started again still convert.
         #expect(converted("user_5") == "user5" && converted("user_9999") == "user9999")
 
-        // Long keys: bounded by their bytes first.
-        let long = String(repeating: "a_b", count: 200)
+        // Within one element, nothing is let go of, however many keys it has.
+        translation.endDecode()
+        let before = translation.keptKeys
+        for id in 0..<6_000 { _ = converted("item_\(id)") }
+        #expect(translation.keptKeys == before + 6_000)
+        translation.endDecode()
+        #expect(translation.keptKeys == 0 && translation.keptBytes == 0)
+
+        // Long keys: bounded by the arena's bytes, counted in whole chunks.
+        let long = String(repeating: "a_b", count: 3_000)
         var mostBytes = 0
-        for id in 0..<5_000 {
-            #expect(converted("\(long)_\(id)") == "\(String(repeating: "aB", count: 200))\(id)")
+        for id in 0..<1_000 {
+            #expect(converted("\(long)_\(id)") == "\(String(repeating: "aB", count: 3_000))\(id)")
             mostBytes = max(mostBytes, translation.keptBytes)
+            translation.endDecode()
         }
-        #expect(mostBytes < KeyTranslation.maximumBytes + 2 * (long.utf8.count + 8))
-        #expect(mostBytes >= KeyTranslation.maximumBytes)
+        #expect(mostBytes > KeyTranslation.maximumBytes)
+        #expect(mostBytes <= KeyTranslation.maximumBytes + 2 * 16_384)
+
+        // One huge key is let go of with the element that held it.
+        let huge = String(repeating: "x_", count: 1_000_000)
+        #expect(converted(huge).utf8.count == 1_000_001)  // x, then 999,999 X, and the trailing _ kept
+        #expect(translation.keptBytes >= 3_000_000)
+        translation.endDecode()
+        #expect(translation.keptBytes == 0)
     }
 
     /// Past the table's limit, keys convert as before. Every key an object's lookups pass is
