@@ -3,8 +3,9 @@
 ///
 /// On x86-64 they come from the C shim (``VectorBlockMasks``): with AVX-512BW where the CPU
 /// has it, each 64-byte comparison giving its bits at once; else SSE2, whose `pmovmskb` turns
-/// a comparison into bits in one instruction: about 45 instructions a block, where the Swift
-/// way below took 199 (callgrind, the 10 MB catalog's scan: 48.6M -> 24M instructions).
+/// a comparison into bits in one instruction: about 45 instructions a block for three masks
+/// (brackets and commas together), where the Swift way below took 199 (callgrind, the 10 MB
+/// catalog's scan: 48.6M -> 24M instructions); about 60 for the four masks of today.
 /// Elsewhere, and for the tests that hold the two against each other, the Swift way:
 /// four `SIMD16<UInt8>` comparisons each. Swift has no movemask, and
 /// compiles for plain x86-64 (SSE2) unless told otherwise, so the bits are gathered by hand:

@@ -43,7 +43,8 @@ extension ElementScanner {
                 }
                 // The events after this byte, its commas if the scan is at the array's level.
                 // (Worked out again after every event: fewer instructions than checking
-                // whether the level changed, callgrind 67.6M against 69.6M.)
+                // whether the level changed, callgrind 67.6M against 69.6M for the whole
+                // process of `SpoolBench scan-simd objects` over the 10 MB catalog.)
                 let after: UInt64 = bit == 63 ? 0 : ~0 << UInt64(bit &+ 1)
                 events = (kinds.depth == arrayDepth ? always | commas : always) & after
             }

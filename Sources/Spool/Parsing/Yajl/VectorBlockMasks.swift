@@ -20,7 +20,9 @@ enum VectorBlockMasks {
     static let isAvailable = false
     #endif
 
-    /// The widest path this CPU runs, read once per process (CPUID and XGETBV).
+    /// The widest path this CPU runs, read once per process (CPUID and XGETBV). (On macOS,
+    /// which gives a thread AVX-512 state only once it uses it, XGETBV says no: SSE2 there.
+    /// Valgrind has no AVX-512 either, so callgrind counts the SSE2 path.)
     static let fastest: Path = {
         #if arch(x86_64)
         return cyajl_has_avx512bw() != 0 ? .avx512 : .sse2
