@@ -271,10 +271,17 @@ def parallel_contenders(bench, spool, jobs):
 
 
 def cross_core(bench):
-    """The median of 5 measurements of a cache line's round trip between CPUs 0 and 1."""
-    if (os.cpu_count() or 1) < 2:
-        return "n/a (one CPU)"
-    trips = [reported(measure([bench, "cross-core", "1000000"])[2], "cross-core-ns") for _ in range(5)]
+    """The median of 5 measurements of a cache line's round trip between CPUs 0 and 1, where
+    the process may run on both."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set(range(os.cpu_count() or 1))
+    if not {0, 1} <= allowed:
+        return "n/a (CPUs 0 and 1 are not both this process's)"
+    trips = []
+    for _ in range(5):
+        result = subprocess.run([bench, "cross-core", "1000000"], stdout=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            return "n/a (SpoolBench cross-core failed)"
+        trips.append(reported(result.stdout, "cross-core-ns"))
     return f"{statistics.median(trips):.0f} ns (min {min(trips):.0f}, max {max(trips):.0f})"
 
 

@@ -242,7 +242,9 @@ case "fallback-foundation", "fallback-codable", "fallback-operators":
 case "cross-core":
     // cross-core ROUND-TRIPS: nanoseconds per cache-line round trip between CPUs 0 and 1.
     guard let trips = Int(path), trips > 0 else { fail("usage: spool-bench cross-core ROUND-TRIPS", code: 64) }
-    print("cross-core-ns \(String(format: "%.1f", crossCoreRoundTrip(trips)))")
+    let nanoseconds = crossCoreRoundTrip(trips)
+    guard nanoseconds > 0 else { fail("cross-core: CPUs 0 and 1 are not both this process's", code: 1) }
+    print("cross-core-ns \(String(format: "%.1f", nanoseconds))")
 case "scan-simd", "scan-scalar", "scan-read":
     runScanMode(mode, Array(arguments.dropFirst(2)))
 default:

@@ -22,7 +22,8 @@ void raw_gen_finish_tracked(yajl_gen gen);
 
 /// Nanoseconds per round trip of one cache line between CPUs 0 and 1: two threads pinned to
 /// them (Linux; elsewhere placed by the scheduler) take turns to write one atomic, `trips`
-/// times. -1 when the second thread cannot start. (CrossCore.c, for SpoolBench cross-core.)
+/// times. -1 when CPU 0 or 1 is not the process's to run on, or the second thread cannot
+/// start. (CrossCore.c, for SpoolBench cross-core.)
 double raw_cross_core_round_trip_ns(long trips);
 
 #endif
