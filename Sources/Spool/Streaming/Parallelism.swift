@@ -39,9 +39,12 @@ public enum Parallelism: Hashable, Sendable {
     /// others.
     ///
     /// ``automatic`` on two cores is 1: there, against the serial stream in the same runs, two
-    /// workers took 0.95x its time for the `Codable` stream of the 1 GB band catalog, 1.09x for
-    /// the ``JSONDecodable`` one and 1.25x for `spool items` (medians of 5), for 10-15 % more
-    /// CPU time.
+    /// workers took 1.04x its time for the `Codable` stream of the 1 GB band catalog, 1.10x for
+    /// the ``JSONDecodable`` one and 1.27x for `spool items` (medians of 5 rounds' ratios), for
+    /// 5-20 % more CPU time. An hour later, with the same VM's two cores moving cache lines
+    /// between them faster (a round trip of 80 ns against 370 ns), two workers took 0.77x the
+    /// serial stream's time for the `Codable` stream (the Design and Performance article has
+    /// both).
     public var workerCount: Int {
         switch self {
         case .serial: return 1
