@@ -60,25 +60,21 @@ final class KeyTranslation {
 
     private var entries: UnsafeMutablePointer<Entry>
     private var capacity = 64
-    private var used = 0
+    /// The keys converted and kept.
+    private(set) var used = 0
     /// The arena: chunks of key bytes, the last one being filled.
     private var chunks: [UnsafeMutableRawPointer] = []
     private var chunkFree = 0
     private var chunkNext: UnsafeMutableRawPointer?
     private static let chunkSize = 16 * 1024
     /// Bytes of the arena's chunks.
-    private var storedBytes = 0
+    private(set) var storedBytes = 0
 
     /// The most keys kept from one decode or element to the next: far more than the distinct
     /// keys of any model's objects (twitter.json has 75).
     static let maximumKeys = 4096
     /// The most bytes of arena kept from one decode or element to the next.
     static let maximumBytes = 1 << 20
-
-    /// The keys converted and kept (for tests).
-    var keptKeys: Int { used }
-    /// The bytes of the arena's chunks (for tests).
-    var keptBytes: Int { storedBytes }
 
     init(_ rule: Rule) {
         self.rule = rule

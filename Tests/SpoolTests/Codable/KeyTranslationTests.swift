@@ -181,28 +181,28 @@ struct CanonicalKeyTests {
         var mostKeys = 0
         for id in 0..<10_000 {
             #expect(converted("user_\(id)") == "user\(id)")
-            mostKeys = max(mostKeys, translation.keptKeys)
+            mostKeys = max(mostKeys, translation.used)
             translation.endDecode()
         }
         #expect(mostKeys == KeyTranslation.maximumKeys + 1)
-        #expect(translation.keptKeys <= KeyTranslation.maximumKeys)
+        #expect(translation.used <= KeyTranslation.maximumKeys)
         // Keys met before the table started again still convert.
         #expect(converted("user_5") == "user5" && converted("user_9999") == "user9999")
 
         // Within one element, nothing is let go of, however many keys it has.
         translation.endDecode()
-        let before = translation.keptKeys
+        let before = translation.used
         for id in 0..<6_000 { _ = converted("item_\(id)") }
-        #expect(translation.keptKeys == before + 6_000)
+        #expect(translation.used == before + 6_000)
         translation.endDecode()
-        #expect(translation.keptKeys == 0 && translation.keptBytes == 0)
+        #expect(translation.used == 0 && translation.storedBytes == 0)
 
         // Long keys: bounded by the arena's bytes, counted in whole chunks.
         let long = String(repeating: "a_b", count: 3_000)
         var mostBytes = 0
         for id in 0..<1_000 {
             #expect(converted("\(long)_\(id)") == "\(String(repeating: "aB", count: 3_000))\(id)")
-            mostBytes = max(mostBytes, translation.keptBytes)
+            mostBytes = max(mostBytes, translation.storedBytes)
             translation.endDecode()
         }
         #expect(mostBytes > KeyTranslation.maximumBytes)
@@ -211,9 +211,9 @@ struct CanonicalKeyTests {
         // One huge key is let go of with the element that held it.
         let huge = String(repeating: "x_", count: 1_000_000)
         #expect(converted(huge).utf8.count == 1_000_001)  // x, then 999,999 X, and the trailing _ kept
-        #expect(translation.keptBytes >= 3_000_000)
+        #expect(translation.storedBytes >= 3_000_000)
         translation.endDecode()
-        #expect(translation.keptBytes == 0)
+        #expect(translation.storedBytes == 0)
     }
 
     /// Past the table's limit, keys convert as before. Every key an object's lookups pass is
