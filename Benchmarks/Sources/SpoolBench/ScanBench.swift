@@ -10,6 +10,8 @@ import Darwin
 /// parallel pipeline (issue 25), blocks of SIMD masks or the byte loop, over FILE read into
 /// memory first (not timed), CHUNK bytes at a time (default: the whole file in one chunk).
 /// PATH `--ndjson` scans for the top-level values of NDJSON instead of an array's elements.
+/// `scan-sse2`, `scan-avx2`, `scan-avx512` are `scan-simd` with those masks (where the CPU runs
+/// them), not the CPU's widest.
 /// Prints the elements found, the bytes, the scan's seconds and GB/s (10^9 bytes a second).
 /// `scan-read PATH FILE` only reads the file: the baseline that callgrind counts are taken
 /// from (instructions of `scan-simd` minus those of `scan-read`, over the file's bytes).
@@ -25,10 +27,14 @@ func runScanMode(_ mode: String, _ arguments: [String]) {
         print("bytes \(bytes.count)")
         return
     }
+    let masks = mode.hasPrefix("scan-avx") || mode == "scan-sse2" ? String(mode.dropFirst("scan-".count)) : nil
+    if let masks, !ElementScanBenchmark.vectorPaths.contains(masks) {
+        fail("\(mode): this CPU runs \(ElementScanBenchmark.vectorPaths.joined(separator: ", ")), not \(masks)", code: 1)
+    }
     let clock = ContinuousClock()
     let start = clock.now
     let result = bytes.withUnsafeBytes {
-        ElementScanBenchmark.scan($0, at: path, vector: mode == "scan-simd", chunkSize: max(1, chunkSize))
+        ElementScanBenchmark.scan($0, at: path, vector: mode != "scan-scalar", vectorPath: masks, chunkSize: max(1, chunkSize))
     }
     let elapsed = clock.now - start
     guard let result else { fail("\(mode): a path with a wildcard", code: 64) }

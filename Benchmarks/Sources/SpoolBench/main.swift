@@ -44,7 +44,8 @@ import Darwin
 /// - `scan-simd PATH FILE [CHUNK]`, `scan-scalar PATH FILE [CHUNK]`: the element pre-scan of the
 ///   parallel pipeline over FILE in memory (64-byte SIMD blocks, or the byte loop), timed alone:
 ///   elements, bytes, seconds, GB/s (PATH `--ndjson`: the top-level values of NDJSON);
-///   `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
+///   `scan-sse2`, `scan-avx2`, `scan-avx512`: `scan-simd` with those masks, not the CPU's
+///   widest; `scan-read PATH FILE` reads the file only, the callgrind baseline (ScanBench.swift).
 /// - `codable-parallel FILE WORKERS [BATCH-BYTES]`: the `codable-stream` bands decoded by the
 ///   parallel elements engine on WORKERS threads, in batches of BATCH-BYTES (default 1 MiB).
 /// - `codable-counts FILE WORKERS`: `codable-jobs` with each band dropped on the thread that
@@ -89,7 +90,7 @@ guard arguments.count >= 3 else {
         + "       spool-bench lines|lines-foundation OUT MEGABYTES\n"
         + "       spool-bench corpus-foundation|corpus-spool|corpus-read|corpus-check DOC FILE [ITERATIONS]\n"
         + "       spool-bench numbers COUNT\n"
-        + "       spool-bench scan-simd|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
+        + "       spool-bench scan-simd|scan-sse2|scan-avx2|scan-avx512|scan-scalar|scan-read PATH|--ndjson FILE [CHUNK]\n"
         + "       spool-bench codable-parallel FILE WORKERS [BATCH-BYTES]\n"
         + "       spool-bench codable-jobs|stream-jobs|codable-counts FILE WORKERS\n"
         + "       spool-bench cross-core ROUND-TRIPS", code: 64)
@@ -245,7 +246,7 @@ case "cross-core":
     let nanoseconds = crossCoreRoundTrip(trips)
     guard nanoseconds > 0 else { fail("cross-core: CPUs 0 and 1 are not both this process's", code: 1) }
     print("cross-core-ns \(String(format: "%.1f", nanoseconds))")
-case "scan-simd", "scan-scalar", "scan-read":
+case "scan-simd", "scan-sse2", "scan-avx2", "scan-avx512", "scan-scalar", "scan-read":
     runScanMode(mode, Array(arguments.dropFirst(2)))
 default:
     fail("unknown mode \(mode)", code: 64)

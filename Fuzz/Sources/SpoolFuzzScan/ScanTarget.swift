@@ -10,7 +10,7 @@ import FuzzSupport
 /// values of NDJSON) and a small chunk size (bits 2-4, 1 to 7 bytes); the rest is the input.
 ///
 /// - The block loop and the byte loop, at five chunk sizes, report the same boundaries and
-///   the same doubt.
+///   the same doubt; so do the blocks by each mask path the CPU runs (SSE2, AVX2, AVX-512BW).
 /// - Every boundary is the serial parser's (`JSONStream`, `Located<JSONValue>` elements), or
 ///   ends after the serial parser's first error (or at it, when the input ends there); none
 ///   ends after the doubt.
@@ -28,6 +28,15 @@ public func fuzzScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let outcome = ScanOutcome(input.bytes, at: path, vector: vector, chunkSize: chunkSize)
             if outcome != reference {
                 fail("the \(vector ? "block" : "byte") loop in \(chunkSize)-byte chunks differs", input,
+                     "\(outcome) against the byte loop in one chunk: \(reference)")
+            }
+        }
+    }
+    for masks in ElementScanBenchmark.vectorPaths {
+        for chunkSize in [64, Int.max / 2] {
+            let outcome = ScanOutcome(input.bytes, at: path, vector: true, vectorPath: masks, chunkSize: chunkSize)
+            if outcome != reference {
+                fail("the block loop with \(masks) masks in \(chunkSize)-byte chunks differs", input,
                      "\(outcome) against the byte loop in one chunk: \(reference)")
             }
         }
@@ -83,8 +92,10 @@ struct ScanOutcome: Equatable, CustomStringConvertible {
     var doubtOffset: Int?
     var doubt: String?
 
-    init(_ bytes: [UInt8], at path: JSONKeyPath?, vector: Bool, chunkSize: Int) {
-        let made = bytes.withUnsafeBytes { ElementScanBenchmark.boundaries($0, at: path, vector: vector, chunkSize: chunkSize) }
+    init(_ bytes: [UInt8], at path: JSONKeyPath?, vector: Bool, vectorPath: String? = nil, chunkSize: Int) {
+        let made = bytes.withUnsafeBytes {
+            ElementScanBenchmark.boundaries($0, at: path, vector: vector, vectorPath: vectorPath, chunkSize: chunkSize)
+        }
         guard let made else { return }
         boundaries = made.boundaries
         doubtOffset = made.doubtOffset

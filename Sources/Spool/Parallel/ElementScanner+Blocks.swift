@@ -19,7 +19,7 @@ extension ElementScanner {
         var inStringCarry: UInt64 = inString ? ~0 : 0
         var escapeCarry: UInt64 = escaped ? 1 : 0
         let raw = UnsafeRawPointer(chunk.bytes)
-        let path = VectorBlockMasks.fastest
+        let path = vectorPath
         while chunk.count - index >= 64 {
             let masks = BlockMasks(raw + index, path: path)
             let escapedBytes: UInt64

@@ -34,8 +34,8 @@
 /// **Speed.** Two implementations with the same results (``Implementation``): 64-byte blocks
 /// turned into bit masks (the default), with the byte loop for chunk tails and the path's own
 /// levels, and the byte loop alone. The masks come from the C shim on x86-64
-/// (``VectorBlockMasks``: AVX-512BW where the CPU has it, else SSE2, whose `pmovmskb` makes a
-/// comparison's bits in one instruction), elsewhere from `SIMD16<UInt8>` comparisons
+/// (``VectorBlockMasks``: AVX-512BW or AVX2 where the CPU has them, else SSE2, whose
+/// `pmovmskb` makes a comparison's bits in one instruction), elsewhere from `SIMD16<UInt8>` comparisons
 /// (``BlockMasks``: Swift has no movemask, so each 16-byte comparison takes about ten
 /// instructions to become bits, and compiling for AVX2, `-target-cpu haswell`, gained little).
 /// The blocks look at commas only at the array's own level. Callgrind on the 10 MB band
@@ -115,6 +115,9 @@ struct ElementScanner {
     /// key's opening quote to the end of its value.
     let members: Bool
     let implementation: Implementation
+    /// The C shim's masks the blocks use: the CPU's widest unless a benchmark or test picks one
+    /// it runs (``VectorBlockMasks/runnable``).
+    var vectorPath = VectorBlockMasks.fastest
     let maxDepth: Int
     let allowsByteOrderMark: Bool
 

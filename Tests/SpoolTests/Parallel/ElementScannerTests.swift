@@ -21,7 +21,8 @@ struct ElementScannerTests {
     /// `chunkSize` bytes at a time.
     static func scan(
         _ bytes: [UInt8], at path: JSONKeyPath = .root, ndjson: Bool = false, members: Bool = false,
-        _ implementation: ElementScanner.Implementation, chunkSize: Int, maxDepth: Int = 512
+        _ implementation: ElementScanner.Implementation, chunkSize: Int, maxDepth: Int = 512,
+        vectorPath: VectorBlockMasks.Path = VectorBlockMasks.fastest
     ) -> Outcome {
         let made = ndjson
             ? ElementScanner(topLevelValues: implementation, maxDepth: maxDepth)
@@ -30,6 +31,7 @@ struct ElementScannerTests {
             Issue.record("path \(path) refused")
             return Outcome(boundaries: [])
         }
+        scanner.vectorPath = vectorPath
         var boundaries: [Range<Int>] = []
         bytes.withUnsafeBytes { raw in
             var start = 0
@@ -260,12 +262,10 @@ struct ElementScannerTests {
         for _ in 0..<500 {
             let bytes = (0..<64).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let masks = bytes.withUnsafeBytes { BlockMasks($0.baseAddress!) }
-            // The C shim's masks, by each path this CPU runs (SSE2 always, AVX-512BW where
-            // the CPU has it), and Swift's own agree.
+            // The C shim's masks, by each path this CPU runs (SSE2 always, AVX2 and
+            // AVX-512BW where the CPU has them), and Swift's own agree.
             let portable = bytes.withUnsafeBytes { BlockMasks(portable: $0.baseAddress!) }
-            var paths: [VectorBlockMasks.Path] = [.sse2]
-            if VectorBlockMasks.fastest == .avx512 { paths.append(.avx512) }
-            for path in paths {
+            for path in VectorBlockMasks.runnable {
                 let vector = bytes.withUnsafeBytes { BlockMasks($0.baseAddress!, path: path) }
                 #expect(vector.quote == portable.quote && vector.backslash == portable.backslash)
                 #expect(vector.bracket == portable.bracket && vector.comma == portable.comma)
@@ -379,6 +379,34 @@ struct ElementScannerTests {
                 for shift in 1..<64 {
                     let shifted = Array(repeating: UInt8(ascii: " "), count: shift) + bytes
                     Self.expectExact(shifted, at: path, chunkSizes: [Int.max / 2, 200], "hostile \(round) shifted by \(shift)")
+                }
+            }
+        }
+    }
+
+    /// The blocks give the byte loop's outcome by every mask path the CPU runs (SSE2, and AVX2
+    /// and AVX-512BW where it has them), not only by the widest, which the other tests use.
+    @Test func everyMaskPathScansAlike() {
+        var documents: [(bytes: [UInt8], path: JSONKeyPath)] = [
+            (Fixtures.bytes("himotoki-tutorial/bands.json", in: Fixtures.root), "objects"),
+            (Fixtures.bytes("corpus/twitter.json", in: Fixtures.root), "statuses"),
+        ]
+        var random = SplitMix(seed: 2_511)
+        for round in 0..<24 {
+            let (document, path) = Self.hostileDocument(&random, elements: 4 + round % 9)
+            let shift = Int(random.next() % 64)
+            documents.append((Array(repeating: UInt8(ascii: " "), count: shift) + Array(document.utf8), path))
+            // Cut short, so that a doubt is reached inside a block.
+            let bytes = Array(document.utf8)
+            documents.append((Array(bytes.prefix(Int(random.next() % UInt64(bytes.count)))), path))
+        }
+        #expect(VectorBlockMasks.runnable.first == (VectorBlockMasks.isAvailable ? .sse2 : nil))
+        for (number, document) in documents.enumerated() {
+            let reference = Self.scan(document.bytes, at: document.path, .bytes, chunkSize: Int.max / 2)
+            for path in VectorBlockMasks.runnable {
+                for chunkSize in [64, 1000, Int.max / 2] {
+                    let outcome = Self.scan(document.bytes, at: document.path, .blocks, chunkSize: chunkSize, vectorPath: path)
+                    #expect(outcome == reference, "document \(number), \(path), chunks of \(chunkSize): \(outcome) against \(reference)")
                 }
             }
         }
