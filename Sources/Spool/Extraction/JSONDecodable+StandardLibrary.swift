@@ -86,12 +86,43 @@ extension Array: JSONDecodable where Element: JSONDecodable {
     public static func decode(_ e: Extractor) throws -> [Element] {
         let token = try e.checkedToken()
         guard token.kind == .arrayStart else { throw e.mismatchFailure(at: e.index, expected: [Element].self) }
+        // In place when its end is on the tape (so its count is known), and not deep in the
+        // stack: that way uses more stack, and a recursive model repeats this frame per level.
+        if e.tape.closedSpan(ofContainerAt: e.index) != nil, let count = Int(exactly: token.length),
+            e.context.stackLimit.isShallow(within: 32 * 1024) {
+            return try decodeInPlace(e, count: count)
+        }
         var elements: [Element] = []
         elements.reserveCapacity(Int(token.length))
         try e.context.forEachChild(of: e.index, releasing: true) { child in
             elements.append(try e.decode(Element.self, at: child))
         }
         return elements
+    }
+
+    /// An array whose end is on the tape, its `count` elements filled in place. An append per
+    /// element, in code generic over `Element`, asks the runtime for `[Element]`'s metadata
+    /// each time: about 100 instructions, and a write to the runtime's shared cache that
+    /// other threads decoding the same type wait on (the parallel elements' workers).
+    @inline(never)
+    private static func decodeInPlace(_ e: Extractor, count: Int) throws -> [Element] {
+        try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try e.context.forEachChild(of: e.index, releasing: true) { child in
+                guard initialized < count else { throw e.uncountedElements(count) }
+                buffer.initializeElement(at: initialized, to: try e.decode(Element.self, at: child))
+                initialized &+= 1
+            }
+            guard initialized == count else { throw e.uncountedElements(count) }
+        }
+    }
+}
+
+extension Extractor {
+    /// The error for an array whose elements are not the number its start token counted
+    /// (a tape out of step with itself, never valid input).
+    @inline(never)
+    fileprivate func uncountedElements(_ count: Int) -> DecodeError {
+        DecodeError(code: .incomplete, keyPath: keyPath, location: location, message: "the array's elements were not \(count), as counted")
     }
 }
 
