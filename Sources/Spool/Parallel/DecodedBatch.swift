@@ -89,6 +89,10 @@ final class DecodedBatch<Value> {
         count &+= 1
     }
 
+    /// Whether an element is left to hand out.
+    @inline(__always)
+    var hasNext: Bool { taken < count }
+
     /// The next element not handed out yet, moved out; nil after the last.
     @inline(__always)
     func takeNext() -> Value? {

@@ -134,29 +134,15 @@ final class ParallelJSONElements<Value> {
     /// - Throws: what the serial stream throws at this element.
     func next() throws -> Value? {
         while !isFinished {
-            if let serial {
-                do {
-                    guard let value = try serial.next() else {
-                        count = serial.countedElements
-                        arrayEnd = serial.arrayEnd
-                        return finish()
-                    }
-                    count = serial.countedElements
-                    return value
-                } catch {
-                    countAtError = serial.countedElements
-                    _ = finish()
-                    throw error
-                }
-            }
+            if let serial { return try next(from: serial) }
             if let batch = current {
                 while let skipped = batch.nextSkipped() {
                     count += 1
                     report?(skipped)
                 }
-                if let value = batch.takeNext() {
+                if batch.hasNext {  // (not `if let`: see ParallelRequest.next())
                     count += 1
-                    return value
+                    return batch.takeNext()
                 }
                 current = nil
                 try ended(batch)
@@ -182,6 +168,26 @@ final class ParallelJSONElements<Value> {
             }
         }
         return nil
+    }
+
+    /// The next element read serially (after a doubt or an error), or nil at the end.
+    /// (Apart from ``next()``: a function that holds an optional `Value` looks up its
+    /// metadata on entry, which the elements handed out from batches need not pay.)
+    @inline(never)
+    private func next(from serial: SerialRun<Value>) throws -> Value? {
+        do {
+            guard let value = try serial.next() else {
+                count = serial.countedElements
+                arrayEnd = serial.arrayEnd
+                return finish()
+            }
+            count = serial.countedElements
+            return value
+        } catch {
+            countAtError = serial.countedElements
+            _ = finish()
+            throw error
+        }
     }
 
     /// After the last element of `batch` has been handed out: its error, the array's end, or on

@@ -30,17 +30,28 @@ final class ParallelRequest<Value> {
     /// The next element in document order; nil after the last one.
     /// - Throws: what the serial stream throws at this element.
     func next() throws -> Value? {
+        // (The engine's answer is returned as it is, not bound and looked at: in code generic
+        // over `Value`, an optional held here has its metadata looked up on every element,
+        // with two atomic writes to the runtime's cache, which the workers use too. What it
+        // was is told by the engine's state afterwards, in `noteStep()`.)
+        defer { noteStep() }
         do {
-            guard let value = try engine.next() else {
-                if !failed { rest.elementsEnded(arrayEnd: engine.arrayEnd) }
-                return nil
-            }
-            rest.handedOutCount = engine.countedElements
-            return value
+            return try engine.next()
         } catch {
             failed = true
             rest.handedOutCount = engine.countedElements
             throw error
+        }
+    }
+
+    /// After a step that threw nothing: an element was handed out while the engine is not
+    /// finished; once it is, the elements have ended.
+    private func noteStep() {
+        guard !failed else { return }
+        if engine.isFinished {
+            rest.elementsEnded(arrayEnd: engine.arrayEnd)
+        } else {
+            rest.handedOutCount = engine.countedElements
         }
     }
 
@@ -188,7 +199,7 @@ final class ParallelRest {
     private func passElements() {
         var passed = 0
         do {
-            while passed < handedOutCount, case .value = try core.next(decode: { _, _ in }, skipping: { _, _, _ in false }) {
+            while passed < handedOutCount, try core.next(decode: { _, _ in }, skipping: { _, _, _ in false }) != nil {
                 passed += 1
             }
         } catch {
@@ -218,8 +229,8 @@ final class ParallelRest {
         guard head.begin(members ? .members : .elements, at: path) == nil else { return nil }
         do {
             // To the first element: what comes before the array is recorded.
-            let step = try head.next(decode: { _, _ in throw EnteredArray() }, skipping: { _, _, _ in false })
-            guard case .end = step else { return nil }
+            let step: Void? = try head.next(decode: { _, _ in throw EnteredArray() }, skipping: { _, _, _ in false })
+            guard step == nil, !head.awaitsInput else { return nil }
             // An empty array: the stream has read its `]` already.
             _ = try head.readRest()
             return head

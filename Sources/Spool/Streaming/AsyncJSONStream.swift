@@ -79,7 +79,7 @@ public final class AsyncJSONStream {
     public func count(at path: JSONKeyPath = .root) async throws -> Int {
         if let refusal = core.begin(.count, at: path) { throw refusal }
         while true {
-            if case .value(let count) = try core.countStep() { return count }
+            if let count = try core.countStep() { return count }
             guard try await fill() else { return core.count }
         }
     }
@@ -108,14 +108,13 @@ public final class AsyncJSONStream {
         return try core.remainder()
     }
 
-    /// Runs `step` until it hands something out or ends, feeding input while it needs some.
-    func drive<Value>(_ step: () throws -> StreamCore.Step<Value>) async throws -> Value? {
+    /// Runs `request`'s steps until one hands something out or the request ends, feeding input
+    /// while it needs some.
+    func drive<Value>(_ request: StreamRequest<Value>) async throws -> Value? {
         while true {
-            switch try step() {
-            case .value(let value): return value
-            case .end: return nil
-            case .needsInput: guard try await fill() else { return try step().value }
-            }
+            let value = try request.step()
+            if value != nil || !request.awaitsInput { return value }
+            guard try await fill() else { return try request.step() }
         }
     }
 
@@ -180,7 +179,7 @@ extension StreamRequest {
     /// The next value of an ``AsyncJSONStream``'s request, awaiting input as it needs.
     func next(in stream: AsyncJSONStream) async throws -> Value? {
         if !isRefused { try stream.checkCancellationBetweenElements() }
-        return try await stream.drive { try step() }
+        return try await stream.drive(self)
     }
 }
 

@@ -248,7 +248,7 @@ public final class JSONStream {
     /// - Throws: ``UsageError`` when the stream already handed out elements, members or a count.
     public func count(at path: JSONKeyPath = .root) throws -> Int {
         if let refusal = core.begin(.count, at: path) { throw refusal }
-        guard case .value(let count) = try core.countStep() else { return core.count }
+        guard let count = try core.countStep() else { return core.count }
         return count
     }
 

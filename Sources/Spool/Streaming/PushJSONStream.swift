@@ -135,7 +135,7 @@ public final class PushJSONStream {
             if let refusal = core.begin(.count, at: path) { throw refusal }
             counting = true
         }
-        return try core.exclusive("count(at:)") { try core.countStep().value }
+        return try core.exclusive("count(at:)") { try core.countStep() }
     }
 
     /// Ends the input (``finishInput()``, when it has not been called yet), then reads the rest

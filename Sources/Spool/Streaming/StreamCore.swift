@@ -5,7 +5,7 @@ import Synchronization
 /// the recording of the ``JSONStream/remainder()``.
 ///
 /// It never reads input itself. Each step either hands out the next complete element, or says
-/// that it ``Step/needsInput``: a pull reader's shell never sees that (its reader reads as it
+/// that it needs input (``awaitsInput``): a pull reader's shell never sees that (its reader reads as it
 /// goes), an async shell awaits the next chunk, a push shell returns to its caller, who appends
 /// the next chunk. Every state is resumable, so a chunk may end anywhere.
 ///
@@ -47,22 +47,6 @@ final class StreamCore {
             case .members: return "members(of:at:)"
             case .count: return "count(at:)"
             }
-        }
-    }
-
-    /// What a step found.
-    enum Step<Value> {
-        /// The next element (or member) decoded, or skipped and reported.
-        case value(Value)
-        /// The next element needs input that has not arrived yet.
-        case needsInput
-        /// No more elements.
-        case end
-
-        /// The value handed out, if any.
-        var value: Value? {
-            if case .value(let value) = self { return value }
-            return nil
         }
     }
 
@@ -234,17 +218,30 @@ final class StreamCore {
 
     // MARK: - Stepping
 
-    /// The next element, decoded by `decode` from its first token's index; skipped elements go
-    /// to `skip` (which returns true to go on, false to throw).
+    /// Whether the last ``next(decode:skipping:)`` or ``countStep()`` returned nil because the
+    /// next element needs input that has not arrived yet (a push or async stream), not because
+    /// the elements ended.
+    private(set) var awaitsInput = false
+
+    /// The next element, decoded by `decode` from its first token's index, or nil: the elements
+    /// ended, or the next one needs input that has not arrived (``awaitsInput``). Skipped
+    /// elements go to `skip` (which returns true to go on, false to throw).
+    ///
+    /// (A plain optional, not an enum of the three outcomes: an enum generic over `Value` has
+    /// its metadata looked up in every caller not specialized for `Value`, once per element,
+    /// about 330 instructions and two atomic writes to the runtime's shared metadata cache,
+    /// where the parallel engine's workers wait on each other.)
     func next<Value>(
         decode: (_ start: Int, _ path: ElementPath) throws -> Value,
         skipping skip: (_ index: Int, _ start: Int, _ error: any Error) -> Bool
-    ) throws -> Step<Value> {
+    ) throws -> Value? {
+        awaitsInput = false
         do {
             while true {
-                if let countLimit, count >= countLimit { return .end }
+                if let countLimit, count >= countLimit { return nil }
                 guard case .available(let start, let component) = try advance() else {
-                    return phase.isDone ? .end : .needsInput
+                    awaitsInput = !phase.isDone
+                    return nil
                 }
                 reader.pinnedFrom = start
                 defer { reader.pinnedFrom = nil }
@@ -254,7 +251,7 @@ final class StreamCore {
                 count += 1
                 indexInContainer += 1
                 do {
-                    return .value(try decode(start, elementPath))
+                    return try decode(start, elementPath)
                 } catch let error where error is DecodeError || error is DecodingError {
                     guard case .index = component, skip(index, start, error) else { throw error }
                 }
@@ -287,15 +284,18 @@ final class StreamCore {
         }
     }
 
-    /// Counts the remaining elements (or members), skipping each one whole.
-    func countStep() throws -> Step<Int> {
+    /// Counts the remaining elements (or members), skipping each one whole: the count, or nil
+    /// while the input that follows has not arrived (``awaitsInput``).
+    func countStep() throws -> Int? {
+        awaitsInput = false
         do {
             while case .available = try advance() {
                 try reader.skipValue()  // an element, or a key and its value; O(1) once whole
                 count += 1
                 indexInContainer += 1
             }
-            return phase.isDone ? .value(count) : .needsInput
+            awaitsInput = !phase.isDone
+            return phase.isDone ? count : nil
         } catch let error as ParseError {
             throw ended(by: error)
         } catch {

@@ -49,16 +49,20 @@ final class StreamRequest<Value> {
     /// Whether the last value has been handed out, or an error has ended the request.
     var isFinished: Bool { isRefused ? refusal == nil : core.isFinished }
 
-    /// The next value, as far as the input allows now.
+    /// The next value, as far as the input allows now: nil at the end, or while the next value
+    /// needs input that has not arrived (``awaitsInput``).
     /// - Throws: the refusal of a second request (once), or the value's or the input's error.
-    func step() throws -> StreamCore.Step<Value> {
+    func step() throws -> Value? {
         if isRefused {
-            guard let refusal else { return .end }
+            guard let refusal else { return nil }
             self.refusal = nil
             throw refusal
         }
         return try core.next(decode: decode, skipping: skip)
     }
+
+    /// Whether the last ``step()`` returned nil for want of input, not at the end.
+    var awaitsInput: Bool { !isRefused && core.awaitsInput }
 }
 
 extension StreamRequest {
