@@ -23,7 +23,9 @@ extension Array: DecodableArray where Element: Decodable {
     private static func decodeElements(from decoder: TapeDecoder) throws -> [Element] {
         var container = try decoder.arrayContainer()
         // As `Array.init(from:)` reads it: element by element until the container is at its end.
-        guard let count = container.countIfWhole else {
+        // (Also when empty: `Array(unsafeUninitializedCapacity: 0)` writes the count into the
+        // standard library's one shared empty array, a data race between threads.)
+        guard let count = container.countIfWhole, count > 0 else {
             var elements: [Element] = []
             while !container.isAtEnd {
                 elements.append(try container.decode(Element.self))

@@ -88,7 +88,10 @@ extension Array: JSONDecodable where Element: JSONDecodable {
         guard token.kind == .arrayStart else { throw e.mismatchFailure(at: e.index, expected: [Element].self) }
         // In place when its end is on the tape (so its count is known), and not deep in the
         // stack: that way uses more stack, and a recursive model repeats this frame per level.
-        if e.tape.closedSpan(ofContainerAt: e.index) != nil, let count = Int(exactly: token.length),
+        // Not when empty: `Array(unsafeUninitializedCapacity: 0)` writes the count into the
+        // standard library's one shared empty array, a data race between threads
+        // (ThreadSanitizer), if a harmless one.
+        if e.tape.closedSpan(ofContainerAt: e.index) != nil, let count = Int(exactly: token.length), count > 0,
             e.context.stackLimit.isShallow(within: 32 * 1024) {
             return try decodeInPlace(e, count: count)
         }
