@@ -34,19 +34,18 @@
 /// **Speed.** Two implementations with the same results (``Implementation``): 64-byte blocks
 /// turned into bit masks (the default), with the byte loop for chunk tails and the path's own
 /// levels, and the byte loop alone. The masks come from the C shim on x86-64
-/// (``VectorBlockMasks``: AVX-512BW or AVX2 where the CPU has them, else SSE2, whose
-/// `pmovmskb` makes a comparison's bits in one instruction), elsewhere from `SIMD16<UInt8>` comparisons
+/// (``VectorBlockMasks``: AVX-512BW or AVX2 where the CPU has them, else SSE2, whose `pmovmskb`
+/// makes a comparison's bits in one instruction), elsewhere from `SIMD16<UInt8>` comparisons
 /// (``BlockMasks``: Swift has no movemask, so each 16-byte comparison takes about ten
 /// instructions to become bits, and compiling for AVX2, `-target-cpu haswell`, gained little).
-/// The blocks look at commas only at the array's own level. Callgrind on the 10 MB band
-/// catalog (`objects`), before those two changes: blocks with SSE2 3.75 instructions a byte,
-/// with Swift's SIMD 4.97, the byte loop 12.4; raw yajl with counting callbacks 29. Timed on
-/// the 100 MB catalog in memory on a shared 2-core AMD EPYC (`SpoolBench scan-simd|
-/// scan-scalar`): the blocks at 3.53-3.57 GB/s with SSE2 on a quiet machine, 4.26-4.34 GB/s
-/// once they passed over the commas inside elements, 4.57-4.64 GB/s with AVX-512 (on a busy
-/// one, earlier: SSE2 1.9-2.6 GB/s, Swift's SIMD 1.6-1.8 GB/s), the byte loop 0.89 GB/s, raw
-/// yajl 0.38 GB/s. Any of them is far above a parser's speed, which is what the scan must not
-/// hold back.
+/// The blocks look at commas only at the array's own level. Callgrind on the 10 MB band catalog
+/// (`objects`), before those two changes: blocks with SSE2 3.75 instructions a byte, with
+/// Swift's SIMD 4.97, the byte loop 12.4; raw yajl with counting callbacks 29. Timed on the
+/// 100 MB catalog in memory on a shared 2-core AMD EPYC (`SpoolBench scan-simd|scan-scalar`):
+/// the blocks at 3.53-3.57 GB/s with SSE2 on a quiet machine, 4.26-4.34 GB/s once they passed
+/// over the commas inside elements, 4.57-4.64 GB/s with AVX-512 (on a busy one, earlier: SSE2
+/// 1.9-2.6 GB/s, Swift's SIMD 1.6-1.8 GB/s), the byte loop 0.89 GB/s, raw yajl 0.38 GB/s. Any
+/// of them is far above a parser's speed, which is what the scan must not hold back.
 struct ElementScanner {
     /// How the scanner reads bytes: both give the same boundaries and doubts.
     enum Implementation: Hashable, Sendable {

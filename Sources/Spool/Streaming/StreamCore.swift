@@ -5,9 +5,9 @@ import Synchronization
 /// the recording of the ``JSONStream/remainder()``.
 ///
 /// It never reads input itself. Each step either hands out the next complete element, or says
-/// that it needs input (``awaitsInput``): a pull reader's shell never sees that (its reader reads as it
-/// goes), an async shell awaits the next chunk, a push shell returns to its caller, who appends
-/// the next chunk. Every state is resumable, so a chunk may end anywhere.
+/// that it needs input (``awaitsInput``): a pull reader's shell never sees that (its reader
+/// reads as it goes), an async shell awaits the next chunk, a push shell returns to its caller,
+/// who appends the next chunk. Every state is resumable, so a chunk may end anywhere.
 ///
 /// ```text
 ///             ┌───────── start ◀──────────────────────────────┐ (NDJSON with a path:
