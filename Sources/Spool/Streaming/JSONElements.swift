@@ -48,14 +48,7 @@ public final class JSONElements<Value>: Sequence {
     ///   not read.
     public func next() throws -> Value? {
         if let parallel { return try parallel.next() }
-        return try step()
-    }
-
-    /// The next element from the request's stream.
-    @inline(never)
-    private func step() throws -> Value? {
-        // (A refused request throws its refusal, whatever else runs.)
-        try request.isRefused ? request.step() : request.core.exclusive("next()") { try request.step() }
+        return try request.next()
     }
 
     /// The most elements the stream reads, handed out or skipped: once it has read that many,

@@ -34,14 +34,7 @@ public final class JSONMembers<Value> {
     ///   and from the first call for a decoder whose date pattern Spool does not read.
     public func next() throws -> (key: String, value: Value)? {
         if let parallel { return try parallel.next() }
-        return try step()
-    }
-
-    /// The next member from the request's stream.
-    @inline(never)
-    private func step() throws -> (key: String, value: Value)? {
-        // (A refused request throws its refusal, whatever else runs.)
-        try request.isRefused ? request.step() : request.core.exclusive("next()") { try request.step() }
+        return try request.next()
     }
 
     /// Calls `body` with every remaining member.

@@ -63,6 +63,13 @@ final class StreamRequest<Value> {
 
     /// Whether the last ``step()`` returned nil for want of input, not at the end.
     var awaitsInput: Bool { !isRefused && core.awaitsInput }
+
+    /// ``step()`` as a sequence's `next()` takes it from a pull or push stream: the one call on
+    /// the stream in progress (``StreamCore/exclusive(_:_:)``). A refused request throws its
+    /// refusal, whatever else runs.
+    func next() throws -> Value? {
+        try isRefused ? step() : core.exclusive("next()") { try step() }
+    }
 }
 
 extension StreamRequest {
