@@ -23,9 +23,7 @@ extension Array: DecodableArray where Element: Decodable {
     private static func decodeElements(from decoder: TapeDecoder) throws -> [Element] {
         var container = try decoder.arrayContainer()
         // As `Array.init(from:)` reads it: element by element until the container is at its end.
-        // (Also when empty: `Array(unsafeUninitializedCapacity: 0)` writes the count into the
-        // standard library's one shared empty array, a data race between threads.)
-        guard let count = container.countIfWhole, count > 0 else {
+        guard let count = container.countIfWhole else {
             var elements: [Element] = []
             while !container.isAtEnd {
                 elements.append(try container.decode(Element.self))
@@ -34,7 +32,7 @@ extension Array: DecodableArray where Element: Decodable {
         }
         // The whole array is on the tape: its storage is made once, at its size, and filled in
         // place (an append per element in code generic over `Element` costs a metadata lookup).
-        let elements = try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let elements = try [Element].filledInPlace(count: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             while initialized < count && !container.isAtEnd {
                 (base + initialized).initialize(to: try container.decode(Element.self))
@@ -77,7 +75,7 @@ extension Array where Element: Decodable {
     private static func decodeInPlace(_ array: TapeDecoder.WholeArray, from decoder: TapeDecoder) throws -> [Element] {
         var walk = WholeArrayWalk(array)
         let node = decoder.node
-        return try [Element](unsafeUninitializedCapacity: array.count) { buffer, initialized in
+        return try [Element].filledInPlace(count: array.count) { buffer, initialized in
             while initialized < array.count, let child = walk.next(in: decoder.tape) {
                 buffer.initializeElement(
                     at: initialized, to: try decoder.at(child, parent: node, key: .index(initialized)) { try $0.unwrap(Element.self) })

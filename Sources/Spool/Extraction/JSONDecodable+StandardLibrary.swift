@@ -88,10 +88,7 @@ extension Array: JSONDecodable where Element: JSONDecodable {
         guard token.kind == .arrayStart else { throw e.mismatchFailure(at: e.index, expected: [Element].self) }
         // In place when its end is on the tape (so its count is known), and not deep in the
         // stack: that way uses more stack, and a recursive model repeats this frame per level.
-        // Not when empty: `Array(unsafeUninitializedCapacity: 0)` writes the count into the
-        // standard library's one shared empty array, a data race between threads
-        // (ThreadSanitizer), if a harmless one.
-        if e.tape.closedSpan(ofContainerAt: e.index) != nil, let count = Int(exactly: token.length), count > 0,
+        if e.tape.closedSpan(ofContainerAt: e.index) != nil, let count = Int(exactly: token.length),
             e.context.stackLimit.isShallow(within: 32 * 1024) {
             return try decodeInPlace(e, count: count)
         }
@@ -109,7 +106,7 @@ extension Array: JSONDecodable where Element: JSONDecodable {
     /// other threads decoding the same type wait on (the parallel elements' workers).
     @inline(never)
     private static func decodeInPlace(_ e: Extractor, count: Int) throws -> [Element] {
-        try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        try [Element].filledInPlace(count: count) { buffer, initialized in
             try e.context.forEachChild(of: e.index, releasing: true) { child in
                 guard initialized < count else { throw e.uncountedElements(count) }
                 buffer.initializeElement(at: initialized, to: try e.decode(Element.self, at: child))
